@@ -1,0 +1,114 @@
+//! Events: markers in a stream that other streams or the host can wait for.
+//!
+//! Synchronisation events are created without timing (cheaper to record). Whether a host wait
+//! spins or sleeps is the caller's choice: spinning answers in microseconds and burns a core,
+//! blocking sync frees the core at the cost of a wake-up. A record replaces the previous one;
+//! waits already enqueued keep the record they saw, which is what makes reusing events safe.
+
+use crate::device::Device;
+use crate::error::{DriverResultExt, Result};
+use crate::stream::Stream;
+use cudarc::driver::{result, sys};
+
+/// How the host waits for an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostWait {
+    /// Poll until complete: lowest latency, one busy core while waiting.
+    Spin,
+    /// Sleep in the driver until complete (`CU_EVENT_BLOCKING_SYNC`).
+    Block,
+}
+
+pub struct Event {
+    device: Device,
+    raw: sys::CUevent,
+}
+
+// A CUevent is a handle the driver lets any thread use.
+unsafe impl Send for Event {}
+unsafe impl Sync for Event {}
+
+impl Event {
+    /// An event for synchronisation (no timing).
+    pub fn new(device: &Device, host_wait: HostWait) -> Result<Event> {
+        let mut flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
+        if host_wait == HostWait::Block {
+            flags |= sys::CUevent_flags::CU_EVENT_BLOCKING_SYNC as u32;
+        }
+        Self::with_flags(device, flags)
+    }
+
+    /// An event that records time, for [`Event::elapsed_ms`] in benchmarks.
+    pub fn new_timed(device: &Device) -> Result<Event> {
+        Self::with_flags(device, sys::CUevent_flags::CU_EVENT_DEFAULT as u32)
+    }
+
+    fn with_flags(device: &Device, flags: u32) -> Result<Event> {
+        let raw = match device.cuda_context() {
+            None => std::ptr::null_mut(),
+            Some(_) => {
+                device.bind()?;
+                let mut raw = std::ptr::null_mut();
+                unsafe { sys::cuEventCreate(&mut raw, flags) }.result().during("cuEventCreate")?;
+                raw
+            }
+        };
+        Ok(Event { device: device.clone(), raw })
+    }
+
+    pub(crate) fn raw(&self) -> sys::CUevent {
+        self.raw
+    }
+
+    /// Marks the current end of `stream`'s work.
+    pub fn record(&self, stream: &Stream) -> Result<()> {
+        if self.device.is_simulated() {
+            return Ok(());
+        }
+        self.device.bind()?;
+        unsafe { result::event::record(self.raw, stream.raw()) }.during("cuEventRecord")
+    }
+
+    /// Blocks the calling thread until the latest record is complete.
+    pub fn synchronize(&self) -> Result<()> {
+        if self.device.is_simulated() {
+            return Ok(());
+        }
+        self.device.bind()?;
+        unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize")
+    }
+
+    /// Whether the latest record is complete, without waiting.
+    pub fn is_complete(&self) -> Result<bool> {
+        if self.device.is_simulated() {
+            return Ok(true);
+        }
+        self.device.bind()?;
+        match unsafe { result::event::query(self.raw) } {
+            Ok(()) => Ok(true),
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            Err(e) => Err(crate::error::Error::driver("cuEventQuery", e)),
+        }
+    }
+
+    /// Milliseconds between two completed records of timed events (0 when simulated).
+    pub fn elapsed_ms(start: &Event, end: &Event) -> Result<f32> {
+        if start.device.is_simulated() {
+            return Ok(0.0);
+        }
+        start.device.bind()?;
+        unsafe { result::event::elapsed(start.raw, end.raw) }.during("cuEventElapsedTime")
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        if self.raw.is_null() {
+            return;
+        }
+        // Errors here mean the context is already gone (process exit): nothing to release.
+        if self.device.bind().is_ok() {
+            let _ = unsafe { result::event::destroy(self.raw) };
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Device rings: one CUDA VMM allocation of N bytes mapped twice in a 2N virtual reservation.
+//!
+//! Construction is reserve(2N) -> create(N) -> map at 0 -> map at N -> set access(2N). Each
+//! step's resource sits in `VmmParts` before the next step runs, and `VmmParts::drop` undoes
+//! exactly the steps that succeeded, so a failure half-way leaks nothing and frees nothing
+//! twice. On the simulated backend the ring is double-mapped host memory.
+
+use crate::device::Device;
+use crate::error::{DriverResultExt, Error, ErrorKind, Result};
+use crate::memory::host_mapping::DoubleMappedHost;
+use crate::simulated;
+use cudarc::driver::sys;
+
+pub struct DeviceRing {
+    device: Device,
+    storage: Storage,
+}
+
+enum Storage {
+    Cuda(VmmParts),
+    Simulated(DoubleMappedHost),
+}
+
+impl DeviceRing {
+    /// A ring of exactly `size` bytes; `size` must be a multiple of the device's ring
+    /// granularity (see `memory::sizing`).
+    pub fn new(device: &Device, size: usize) -> Result<DeviceRing> {
+        let granularity = device.info().ring_granularity;
+        if !device.info().vmm_supported {
+            return Err(Error::unsupported(format!(
+                "{} does not support CUDA virtual memory management, which device rings need",
+                device.info().name
+            )));
+        }
+        if size == 0 || size % granularity != 0 {
+            return Err(Error::invalid_argument(format!(
+                "device ring size {size} is not a non-zero multiple of the {granularity}-byte granularity"
+            )));
+        }
+        let storage = match device.cuda_context() {
+            None => {
+                let mapping = DoubleMappedHost::new(size)?;
+                simulated::account_allocation(size);
+                Storage::Simulated(mapping)
+            }
+            Some(context) => {
+                device.bind()?;
+                Storage::Cuda(VmmParts::map_twice(context.cu_device(), size)?)
+            }
+        };
+        Ok(DeviceRing { device: device.clone(), storage })
+    }
+
+    /// Device address of the first mapping; `[address, address + 2 * size)` is valid.
+    pub fn address(&self) -> u64 {
+        match &self.storage {
+            Storage::Cuda(parts) => parts.reserved,
+            Storage::Simulated(mapping) => mapping.base() as u64,
+        }
+    }
+
+    /// Bytes in one lap of the ring.
+    pub fn size(&self) -> usize {
+        match &self.storage {
+            Storage::Cuda(parts) => parts.size,
+            Storage::Simulated(mapping) => mapping.size(),
+        }
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+}
+
+impl Drop for DeviceRing {
+    fn drop(&mut self) {
+        match &mut self.storage {
+            Storage::Simulated(mapping) => simulated::account_release(mapping.size()),
+            // The VMM calls need the context current; if it is gone (process exit) the driver
+            // has released everything already and VmmParts' calls fail harmlessly.
+            Storage::Cuda(_) => {
+                let _ = self.device.bind();
+            }
+        }
+    }
+}
+
+/// The pieces of a VMM double mapping; each field is set once its step has succeeded.
+struct VmmParts {
+    size: usize,
+    reserved: sys::CUdeviceptr,
+    handle: Option<sys::CUmemGenericAllocationHandle>,
+    mapped_halves: usize,
+}
+
+fn allocation_properties(device: sys::CUdevice) -> sys::CUmemAllocationProp {
+    let mut properties: sys::CUmemAllocationProp = unsafe { std::mem::zeroed() };
+    properties.type_ = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+    properties.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    properties.location.id = device;
+    properties
+}
+
+/// The minimum VMM allocation granularity of `device`: every ring is a multiple of it.
+pub(crate) fn vmm_granularity(device: sys::CUdevice) -> Result<usize> {
+    let properties = allocation_properties(device);
+    let mut granularity = 0usize;
+    unsafe {
+        sys::cuMemGetAllocationGranularity(
+            &mut granularity,
+            &properties,
+            sys::CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_MINIMUM,
+        )
+    }
+    .result()
+    .during("cuMemGetAllocationGranularity")?;
+    Ok(granularity)
+}
+
+impl VmmParts {
+    fn map_twice(device: sys::CUdevice, size: usize) -> Result<VmmParts> {
+        let span = size * 2;
+        let mut parts = VmmParts { size, reserved: 0, handle: None, mapped_halves: 0 };
+        unsafe {
+            sys::cuMemAddressReserve(&mut parts.reserved, span, 0, 0, 0)
+                .result()
+                .during("cuMemAddressReserve of the ring's 2N range")?;
+            let properties = allocation_properties(device);
+            let mut handle = 0;
+            sys::cuMemCreate(&mut handle, size, &properties, 0)
+                .result()
+                .map_err(|e| {
+                    let error = Error::driver("cuMemCreate of the ring's memory", e);
+                    match error.kind() {
+                        ErrorKind::OutOfMemory => Error::new(
+                            ErrorKind::OutOfMemory,
+                            format!("out of device memory allocating a {size}-byte ring: {error}"),
+                        ),
+                        _ => error,
+                    }
+                })?;
+            parts.handle = Some(handle);
+            for half in 0..2 {
+                sys::cuMemMap(parts.reserved + (half * size) as u64, size, 0, handle, 0)
+                    .result()
+                    .during(if half == 0 { "cuMemMap of the first half" } else { "cuMemMap of the second half" })?;
+                parts.mapped_halves += 1;
+            }
+            let access = sys::CUmemAccessDesc {
+                location: properties.location,
+                flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+            };
+            sys::cuMemSetAccess(parts.reserved, span, &access, 1)
+                .result()
+                .during("cuMemSetAccess of the ring")?;
+        }
+        Ok(parts)
+    }
+}
+
+impl Drop for VmmParts {
+    fn drop(&mut self) {
+        unsafe {
+            for half in 0..self.mapped_halves {
+                let _ = sys::cuMemUnmap(self.reserved + (half * self.size) as u64, self.size);
+            }
+            if let Some(handle) = self.handle {
+                let _ = sys::cuMemRelease(handle);
+            }
+            if self.reserved != 0 {
+                let _ = sys::cuMemAddressFree(self.reserved, self.size * 2);
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! The simulated backend's device description and memory accounting.
+//!
+//! On the simulated backend "device memory" is ordinary host memory and kernels run on the CPU
+//! (see `kernels::cpu`). This module holds the little state the backend needs: the bytes it
+//! has handed out as device memory, so that `Device::free_memory` falls when buffers are
+//! created and comes back when they are freed, exactly as leak tests expect of a GPU.
+
+use crate::device::{Backend, DeviceInfo};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The memory the simulated device pretends to have.
+const SIMULATED_TOTAL_MEMORY: usize = 16 << 30;
+
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+
+pub(crate) fn page_size() -> usize {
+    unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
+}
+
+pub(crate) fn device_info() -> DeviceInfo {
+    DeviceInfo {
+        backend: Backend::Simulated,
+        ordinal: 0,
+        name: "simulated device (CPU)".to_string(),
+        compute_capability: (0, 0),
+        multiprocessor_count: std::thread::available_parallelism().map_or(1, |n| n.get() as i32),
+        total_memory: SIMULATED_TOTAL_MEMORY,
+        vmm_supported: true,
+        ring_granularity: page_size(),
+    }
+}
+
+pub(crate) fn free_memory() -> usize {
+    SIMULATED_TOTAL_MEMORY.saturating_sub(ALLOCATED.load(Ordering::Relaxed))
+}
+
+pub(crate) fn account_allocation(bytes: usize) {
+    ALLOCATED.fetch_add(bytes, Ordering::Relaxed);
+}
+
+pub(crate) fn account_release(bytes: usize) {
+    ALLOCATED.fetch_sub(bytes, Ordering::Relaxed);
+}

@@ -1,0 +1,102 @@
+//! Streams: ordered queues of device work.
+//!
+//! Every [`Stream`] is created non-blocking, so it never synchronises with the legacy default
+//! stream. A stream is used by one block at a time (the block's thread), but CUDA allows other
+//! threads to enqueue event waits and records on it, which the buffer protocol does. On the
+//! simulated backend every operation runs to completion when it is enqueued, which is a valid
+//! schedule of an in-order stream.
+
+use crate::device::Device;
+use crate::error::{DriverResultExt, Result};
+use crate::event::Event;
+use cudarc::driver::{result, sys};
+
+/// A non-blocking CUDA stream, or its simulated stand-in.
+pub struct Stream {
+    device: Device,
+    raw: sys::CUstream,
+}
+
+// A CUstream is a handle the driver lets any thread use.
+unsafe impl Send for Stream {}
+unsafe impl Sync for Stream {}
+
+impl Stream {
+    pub fn new(device: &Device) -> Result<Stream> {
+        let raw = match device.cuda_context() {
+            None => std::ptr::null_mut(),
+            Some(_) => {
+                device.bind()?;
+                result::stream::create(result::stream::StreamKind::NonBlocking)
+                    .during("cuStreamCreate(CU_STREAM_NON_BLOCKING)")?
+            }
+        };
+        Ok(Stream { device: device.clone(), raw })
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// The `CUstream` (same value as a `cudaStream_t`) for cuFFT, CuPy or C++ kernels;
+    /// 0 on the simulated backend, where there is no CUDA stream.
+    pub fn raw_handle(&self) -> u64 {
+        self.raw as u64
+    }
+
+    pub(crate) fn raw(&self) -> sys::CUstream {
+        self.raw
+    }
+
+    /// Blocks the calling thread until everything enqueued so far is complete.
+    pub fn synchronize(&self) -> Result<()> {
+        if self.device.is_simulated() {
+            return Ok(());
+        }
+        self.device.bind()?;
+        unsafe { result::stream::synchronize(self.raw) }.during("cuStreamSynchronize")
+    }
+
+    /// Makes work enqueued after this call wait, on the GPU, for the event's latest record.
+    /// The calling thread does not wait.
+    pub fn wait(&self, event: &Event) -> Result<()> {
+        if self.device.is_simulated() {
+            return Ok(());
+        }
+        self.device.bind()?;
+        unsafe {
+            result::stream::wait_event(self.raw, event.raw(), sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT)
+        }
+        .during("cuStreamWaitEvent")
+    }
+
+    /// Enqueues a copy of `bytes` bytes from `source` to `destination`. Both are addresses in
+    /// the unified address space: device memory, or host memory that is pinned or registered.
+    ///
+    /// # Safety
+    /// Both ranges must stay valid until the copy completes, and nothing else may write them
+    /// meanwhile. They may overlap only on the simulated backend.
+    pub unsafe fn copy_async(&self, destination: u64, source: u64, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        if self.device.is_simulated() {
+            unsafe { std::ptr::copy(source as *const u8, destination as *mut u8, bytes) };
+            return Ok(());
+        }
+        self.device.bind()?;
+        unsafe { sys::cuMemcpyAsync(destination, source, bytes, self.raw) }.result().during("cuMemcpyAsync")
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        if self.raw.is_null() {
+            return;
+        }
+        // Errors here mean the context is already gone (process exit): nothing to release.
+        if self.device.bind().is_ok() {
+            let _ = unsafe { result::stream::destroy(self.raw) };
+        }
+    }
+}
