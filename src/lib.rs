@@ -11,8 +11,11 @@
 pub mod device;
 pub mod error;
 pub mod event;
+pub mod ffi;
+pub mod block;
+pub mod buffer;
 pub mod memory;
-mod simulated;
+pub(crate) mod simulated;
 pub mod stream;
 
 pub use device::{Backend, BackendChoice, Device, DeviceInfo};

@@ -1,0 +1,482 @@
+//! The buffer: the Rust half of a GNU Radio custom buffer, and its synchronisation protocol.
+//!
+//! A buffer is a ring of N items shared by one writer (the upstream block) and any number of
+//! readers. GNU Radio keeps the read and write indices; the buffer receives them in every
+//! call. Its storage depends on the transfer type, set once when the flowgraph is wired:
+//!
+//! | transfer         | writer writes          | readers read           | copy at post_work |
+//! |------------------|------------------------|------------------------|-------------------|
+//! | host-to-device   | pinned host ring (CPU) | device ring (GPU)      | host -> device    |
+//! | device-to-host   | device ring (GPU)      | pinned host ring (CPU) | device -> host    |
+//! | device-to-device | device ring (GPU)      | device ring (GPU)      | none              |
+//!
+//! Each party has a stream, or none. A party without a stream is host-synchronous: its device
+//! work (if any) is complete when it returns to GNU Radio, and the buffer waits on the host on
+//! its behalf. The copies run on the buffer's own copy stream.
+//!
+//! # Protocol
+//!
+//! Read-after-write (RAW): `post_work(index, n)` records a *post* event after the work that
+//! produced `[index, index + n)` (the writer's stream on device-to-device edges, the copy
+//! stream after the DMA otherwise), then makes every reader stream wait for it on the GPU.
+//! GNU Radio publishes the items only after `post_work` returns, so a reader can never enqueue
+//! work on them before that wait. CPU readers call `wait_published` before touching host data.
+//!
+//! Write-after-read (WAR): GNU Radio hands the writer a span only after every reader consumed
+//! it, but consumed means *enqueued*, not *done*. So readers with streams report each
+//! consumption (`consume`), which records a *read* event on their stream for that span. Before
+//! a span is overwritten, whoever overwrites it waits for the newest read (and, where a copy
+//! reads it, post) record that overlaps it: the writer's stream on the GPU in `begin_write`
+//! (device-to-device, device-to-host), the copy stream before the DMA (host-to-device), or the
+//! host for host-synchronous writers (the CPU writer of a host-to-device edge waits for the
+//! DMA that last read its host span).
+//!
+//! Nothing waits on the host in the steady state: every post and read record goes into a
+//! ring of `pending::SLOTS` events, and only reusing a slot whose work is still in flight
+//! waits. That bounds the CPU's lead over the GPU without serialising consecutive work()
+//! calls; waiting only for *overlapping* records lets the copy of the next chunk overlap the
+//! kernels still reading the previous one.
+//!
+//! # Threads
+//!
+//! The control thread creates the buffer, sets the transfer type and registers parties. The
+//! writer's thread calls `begin_write` and `post_work`; each reader's thread calls `consume`
+//! and `wait_published`. Any thread may read pointers. Internal state is behind mutexes held
+//! only for bookkeeping, never across a host wait on another party.
+
+mod pending;
+pub mod ring_span;
+
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::event::{Event, HostWait};
+use crate::memory::{DeviceRing, HostRing, sizing};
+use crate::stream::Stream;
+use pending::PendingWork;
+use ring_span::RingSpan;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
+
+pub use pending::SLOTS as MAX_RECORDS_IN_FLIGHT;
+
+/// Which side of the edge is on the GPU; decided by GNU Radio when it wires the flowgraph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransferType {
+    HostToDevice,
+    DeviceToHost,
+    DeviceToDevice,
+}
+
+impl TransferType {
+    fn writer_on_host(self) -> bool {
+        self == TransferType::HostToDevice
+    }
+
+    fn readers_on_host(self) -> bool {
+        self == TransferType::DeviceToHost
+    }
+}
+
+/// Identifies a reader of one buffer, as returned by [`Buffer::add_reader`].
+pub type ReaderId = usize;
+
+pub struct Buffer {
+    device: Device,
+    item_size: usize,
+    ring_items: usize,
+    host_wait: HostWait,
+    device_ring: DeviceRing,
+    transfer: OnceLock<Transfer>,
+    writer: Mutex<Writer>,
+    posts: Mutex<PendingWork>,
+    readers: RwLock<Vec<Arc<Reader>>>,
+}
+
+/// What exists once the transfer type is known.
+struct Transfer {
+    kind: TransferType,
+    /// The host side of host-to-device and device-to-host edges.
+    host_ring: Option<HostRing>,
+    /// Runs the DMA of host-to-device and device-to-host edges.
+    copy_stream: Option<Stream>,
+}
+
+struct Writer {
+    stream: Option<Arc<Stream>>,
+    /// Marks the writer's work for the copy stream to wait on (device-to-host).
+    done: Event,
+}
+
+struct Reader {
+    stream: Mutex<Option<Arc<Stream>>>,
+    reads: Mutex<PendingWork>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock is reported at the C boundary; the bookkeeping stays
+    // usable, so keep going rather than poisoning every later call.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Buffer {
+    /// A buffer of at least `min_items` items of `item_size` bytes, rounded up to the device's
+    /// ring granularity and to whole items. `host_wait` says how host waits wait (spin or sleep).
+    pub fn new(device: &Device, item_size: usize, min_items: usize, host_wait: HostWait) -> Result<Buffer> {
+        let bytes = sizing::ring_bytes(min_items, item_size, device.info().ring_granularity)?;
+        let device_ring = DeviceRing::new(device, bytes)?;
+        Ok(Buffer {
+            device: device.clone(),
+            item_size,
+            ring_items: bytes / item_size,
+            host_wait,
+            device_ring,
+            transfer: OnceLock::new(),
+            writer: Mutex::new(Writer { stream: None, done: Event::new(device, host_wait)? }),
+            posts: Mutex::new(PendingWork::new(device, host_wait)?),
+            readers: RwLock::new(Vec::new()),
+        })
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    pub fn item_size(&self) -> usize {
+        self.item_size
+    }
+
+    /// N: the items in one lap of the ring.
+    pub fn ring_items(&self) -> usize {
+        self.ring_items
+    }
+
+    pub fn transfer_type(&self) -> Option<TransferType> {
+        self.transfer.get().map(|t| t.kind)
+    }
+
+    /// Sets the transfer type, once, and allocates what it needs (host ring, copy stream).
+    pub fn set_transfer_type(&self, kind: TransferType) -> Result<()> {
+        if let Some(existing) = self.transfer.get() {
+            return Err(Error::invalid_argument(format!(
+                "the transfer type is already set (to {:?}); it can be set only once per buffer",
+                existing.kind
+            )));
+        }
+        if kind.writer_on_host() && lock(&self.writer).stream.is_some() {
+            return Err(host_writer_with_stream());
+        }
+        if kind.readers_on_host() && self.read_readers().iter().any(|r| lock(&r.stream).is_some()) {
+            return Err(host_reader_with_stream());
+        }
+        let transfer = match kind {
+            TransferType::DeviceToDevice => Transfer { kind, host_ring: None, copy_stream: None },
+            _ => Transfer {
+                kind,
+                host_ring: Some(HostRing::new(&self.device, self.device_ring.size())?),
+                copy_stream: Some(Stream::new(&self.device)?),
+            },
+        };
+        self.transfer
+            .set(transfer)
+            .map_err(|_| Error::invalid_argument("the transfer type was set twice at once from two threads"))
+    }
+
+    fn transfer(&self) -> Result<&Transfer> {
+        self.transfer.get().ok_or_else(|| {
+            Error::invalid_argument("the buffer's transfer type is not set: call set_transfer_type before reading or writing")
+        })
+    }
+
+    fn check_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
+        match stream {
+            Some(s) if s.device().backend() != self.device.backend()
+                || s.device().info().ordinal != self.device.info().ordinal =>
+            {
+                Err(Error::invalid_argument(format!(
+                    "the stream belongs to {} (ordinal {}) but the buffer to {} (ordinal {})",
+                    s.device().info().name,
+                    s.device().info().ordinal,
+                    self.device.info().name,
+                    self.device.info().ordinal
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Sets the writer's stream (`None`: the writer is host-synchronous or on the CPU). Work
+    /// recorded with the previous stream is waited for first.
+    pub fn set_writer_stream(&self, stream: Option<Arc<Stream>>) -> Result<()> {
+        self.check_stream(&stream)?;
+        if stream.is_some() && self.transfer_type().is_some_and(TransferType::writer_on_host) {
+            return Err(host_writer_with_stream());
+        }
+        let mut writer = lock(&self.writer);
+        lock(&self.posts).wait_all()?;
+        writer.stream = stream;
+        Ok(())
+    }
+
+    /// Registers a reader (`None`: a CPU reader, or a host-synchronous device reader).
+    pub fn add_reader(&self, stream: Option<Arc<Stream>>) -> Result<ReaderId> {
+        self.check_reader_stream(&stream)?;
+        let reader = Reader {
+            stream: Mutex::new(stream),
+            reads: Mutex::new(PendingWork::new(&self.device, self.host_wait)?),
+        };
+        let mut readers = self.readers.write().unwrap_or_else(|p| p.into_inner());
+        readers.push(Arc::new(reader));
+        Ok(readers.len() - 1)
+    }
+
+    /// Changes a reader's stream (a block restarted with a new stream). Its recorded reads are
+    /// waited for first.
+    pub fn set_reader_stream(&self, reader: ReaderId, stream: Option<Arc<Stream>>) -> Result<()> {
+        self.check_reader_stream(&stream)?;
+        let reader = self.reader(reader)?;
+        let mut current = lock(&reader.stream);
+        lock(&reader.reads).wait_all()?;
+        *current = stream;
+        Ok(())
+    }
+
+    fn check_reader_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
+        self.check_stream(stream)?;
+        if stream.is_some() && self.transfer_type().is_some_and(TransferType::readers_on_host) {
+            return Err(host_reader_with_stream());
+        }
+        Ok(())
+    }
+
+    pub fn reader_count(&self) -> usize {
+        self.read_readers().len()
+    }
+
+    fn read_readers(&self) -> std::sync::RwLockReadGuard<'_, Vec<Arc<Reader>>> {
+        self.readers.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn reader(&self, reader: ReaderId) -> Result<Arc<Reader>> {
+        let readers = self.read_readers();
+        readers.get(reader).cloned().ok_or_else(|| {
+            Error::invalid_argument(format!("reader {reader} does not exist: the buffer has {} reader(s)", readers.len()))
+        })
+    }
+
+    fn span(&self, index: usize, nitems: usize, what: &str) -> Result<RingSpan> {
+        if index >= self.ring_items {
+            return Err(Error::invalid_argument(format!(
+                "{what} index {index} is out of range: the ring holds {} items (indices 0..{})",
+                self.ring_items,
+                self.ring_items - 1
+            )));
+        }
+        if nitems > self.ring_items {
+            return Err(Error::invalid_argument(format!(
+                "{what} of {nitems} items exceeds the ring's {} items",
+                self.ring_items
+            )));
+        }
+        Ok(RingSpan::new(index, nitems))
+    }
+
+    fn byte_offset(&self, index: usize) -> u64 {
+        (index * self.item_size) as u64
+    }
+
+    /// Where the writer writes item `index`: host memory on host-to-device edges, device memory
+    /// otherwise (also before the transfer type is set). Up to N items from there are contiguous.
+    pub fn writer_pointer(&self, index: usize) -> Result<u64> {
+        self.span(index, 0, "write")?;
+        let base = match self.transfer.get() {
+            Some(Transfer { kind: TransferType::HostToDevice, host_ring: Some(host), .. }) => host.address(),
+            _ => self.device_ring.address(),
+        };
+        Ok(base + self.byte_offset(index))
+    }
+
+    /// Where readers read item `index`: host memory on device-to-host edges, device memory
+    /// otherwise. Up to N items from there are contiguous.
+    pub fn reader_pointer(&self, index: usize) -> Result<u64> {
+        self.span(index, 0, "read")?;
+        let base = match self.transfer.get() {
+            Some(Transfer { kind: TransferType::DeviceToHost, host_ring: Some(host), .. }) => host.address(),
+            _ => self.device_ring.address(),
+        };
+        Ok(base + self.byte_offset(index))
+    }
+
+    /// Device address of the device ring (both mappings: 2N items are addressable).
+    pub fn device_address(&self) -> u64 {
+        self.device_ring.address()
+    }
+
+    /// Host address of the pinned host ring, once a host/device transfer type is set.
+    pub fn host_address(&self) -> Option<u64> {
+        self.transfer.get().and_then(|t| t.host_ring.as_ref()).map(HostRing::address)
+    }
+
+    /// Called by the writer before it writes up to `nitems` items from `write_index`: makes the
+    /// writer wait until no earlier work still reads that span.
+    pub fn begin_write(&self, write_index: usize, nitems: usize) -> Result<()> {
+        let span = self.span(write_index, nitems, "write")?;
+        let transfer = self.transfer()?;
+        if nitems == 0 {
+            return Ok(());
+        }
+        let writer_stream = lock(&self.writer).stream.clone();
+        match transfer.kind {
+            // The CPU writer must not overwrite host memory a DMA still reads.
+            TransferType::HostToDevice => self.wait_newest_post_overlapping(span, None),
+            // The writer must not overwrite device memory a DMA still reads.
+            TransferType::DeviceToHost => self.wait_newest_post_overlapping(span, writer_stream.as_deref()),
+            // The writer must not overwrite device memory a reader's kernel still reads.
+            TransferType::DeviceToDevice => self.wait_reads_overlapping(span, writer_stream.as_deref()),
+        }
+    }
+
+    /// Called by the writer after it wrote `nitems` items from `write_index`, before GNU Radio
+    /// publishes them: copies them across host/device edges and orders every reader after them.
+    pub fn post_work(&self, write_index: usize, nitems: usize) -> Result<()> {
+        let span = self.span(write_index, nitems, "post_work")?;
+        let transfer = self.transfer()?;
+        if nitems == 0 {
+            return Ok(());
+        }
+        let writer_stream = lock(&self.writer).stream.clone();
+        let post_stream = match (transfer.kind, &transfer.copy_stream) {
+            (TransferType::DeviceToDevice, _) => match &writer_stream {
+                Some(stream) => stream.as_ref(),
+                // A host-synchronous writer's data is already complete.
+                None => return Ok(()),
+            },
+            (TransferType::HostToDevice, Some(copy_stream)) => {
+                self.wait_reads_overlapping(span, Some(copy_stream))?;
+                self.copy(transfer, span, copy_stream)?;
+                copy_stream
+            }
+            (TransferType::DeviceToHost, Some(copy_stream)) => {
+                if let Some(writer_stream) = &writer_stream {
+                    let writer = lock(&self.writer);
+                    writer.done.record(writer_stream)?;
+                    copy_stream.wait(&writer.done)?;
+                }
+                self.copy(transfer, span, copy_stream)?;
+                copy_stream
+            }
+            (_, None) => unreachable!("host/device transfers always have a copy stream"),
+        };
+        let post = {
+            let mut posts = lock(&self.posts);
+            posts.record(span, post_stream)?;
+            posts.newest().expect("a record was just made")
+        };
+        for reader in self.read_readers().iter() {
+            if let Some(stream) = lock(&reader.stream).as_ref() {
+                stream.wait(&post)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The DMA of one post, split at the wrap point: DMA uses only the first mapping of the
+    /// host ring, the one registered with CUDA.
+    fn copy(&self, transfer: &Transfer, span: RingSpan, stream: &Stream) -> Result<()> {
+        let host = transfer.host_ring.as_ref().expect("host/device transfers have a host ring").address();
+        let device = self.device_ring.address();
+        for (start, len) in span.unwrapped(self.ring_items) {
+            if len == 0 {
+                continue;
+            }
+            let (host_at, device_at) = (host + self.byte_offset(start), device + self.byte_offset(start));
+            let (destination, source) = match transfer.kind {
+                TransferType::HostToDevice => (device_at, host_at),
+                _ => (host_at, device_at),
+            };
+            // Safety: both spans lie inside rings this buffer owns; the protocol keeps other
+            // parties off them until the copy's post record completes.
+            unsafe { stream.copy_async(destination, source, len * self.item_size)? };
+        }
+        Ok(())
+    }
+
+    /// Makes `waiter` (or the host, when `None`) wait for the newest post that touched `span`.
+    fn wait_newest_post_overlapping(&self, span: RingSpan, waiter: Option<&Stream>) -> Result<()> {
+        let post = lock(&self.posts).newest_overlapping(span, self.ring_items);
+        match (post, waiter) {
+            (Some(post), Some(stream)) => stream.wait(&post),
+            (Some(post), None) => post.synchronize(),
+            (None, _) => Ok(()),
+        }
+    }
+
+    /// Makes `waiter` (or the host, when `None`) wait for every reader's newest read of `span`.
+    fn wait_reads_overlapping(&self, span: RingSpan, waiter: Option<&Stream>) -> Result<()> {
+        for reader in self.read_readers().iter() {
+            let read = lock(&reader.reads).newest_overlapping(span, self.ring_items);
+            match (read, waiter) {
+                (Some(read), Some(stream)) => stream.wait(&read)?,
+                (Some(read), None) => read.synchronize()?,
+                (None, _) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Called by a reader after it enqueued all its work on `nitems` items from `read_index`
+    /// and before GNU Radio frees them for the writer. Readers without a stream need not call
+    /// it (their reads are complete when they return), but may.
+    pub fn consume(&self, reader: ReaderId, read_index: usize, nitems: usize) -> Result<()> {
+        let span = self.span(read_index, nitems, "consume")?;
+        let reader = self.reader(reader)?;
+        if nitems == 0 {
+            return Ok(());
+        }
+        let stream = lock(&reader.stream).clone();
+        if let Some(stream) = stream {
+            lock(&reader.reads).record(span, &stream)?;
+        }
+        Ok(())
+    }
+
+    /// Blocks the calling thread until everything posted so far is complete: host-ready data on
+    /// device-to-host edges, device-ready data otherwise. CPU readers call it before they read.
+    pub fn wait_published(&self) -> Result<()> {
+        let newest = lock(&self.posts).newest();
+        match newest {
+            Some(post) => post.synchronize(),
+            None => Ok(()),
+        }
+    }
+
+    /// Blocks until all work this buffer knows of (posts, copies, recorded reads) is complete.
+    pub fn synchronize(&self) -> Result<()> {
+        lock(&self.posts).wait_all()?;
+        for reader in self.read_readers().iter() {
+            lock(&reader.reads).wait_all()?;
+        }
+        if let Some(copy_stream) = self.transfer.get().and_then(|t| t.copy_stream.as_ref()) {
+            copy_stream.synchronize()?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        // The rings must outlive every copy and kernel that uses them. Errors here mean the
+        // context is gone (process exit), and with it all pending work.
+        let _ = self.synchronize();
+    }
+}
+
+fn host_writer_with_stream() -> Error {
+    Error::invalid_argument(
+        "the writer of a host-to-device buffer is a CPU block and writes host memory: register it without a stream",
+    )
+}
+
+fn host_reader_with_stream() -> Error {
+    Error::invalid_argument(
+        "readers of a device-to-host buffer are CPU blocks and read host memory: register them without a stream",
+    )
+}

@@ -1,0 +1,107 @@
+//! C API: plain allocations and double-mapped rings behind one handle type.
+
+use super::{borrow, grcuda_device, grcuda_status, guard, guard_value, into_handle, free_handle, out_param};
+use crate::error::{Error, Result};
+use crate::memory::{DeviceAllocation, DeviceRing, HostRing, PinnedAllocation, sizing};
+use std::ffi::c_void;
+
+/// Memory kind: device memory (cuMemAlloc).
+pub const GRCUDA_MEMORY_DEVICE: u32 = 0;
+/// Memory kind: page-locked host memory (cuMemHostAlloc, portable, not write-combined).
+pub const GRCUDA_MEMORY_PINNED_HOST: u32 = 1;
+/// Memory kind: a device ring, one VMM allocation mapped twice: 2 * size bytes are
+/// addressable and byte i + size aliases byte i.
+pub const GRCUDA_MEMORY_DEVICE_RING: u32 = 2;
+/// Memory kind: a pinned host ring, one memfd mapped twice and registered with CUDA.
+pub const GRCUDA_MEMORY_HOST_RING: u32 = 3;
+
+/// Memory owned by this library; freed with grcuda_memory_free().
+#[allow(non_camel_case_types)]
+pub struct grcuda_memory {
+    storage: Storage,
+}
+
+enum Storage {
+    Device(DeviceAllocation),
+    PinnedHost(PinnedAllocation),
+    DeviceRing(DeviceRing),
+    HostRing(HostRing),
+}
+
+impl Storage {
+    fn new(device: &crate::Device, kind: u32, min_bytes: usize) -> Result<Storage> {
+        let ring_bytes = |granularity| sizing::ring_bytes(min_bytes, 1, granularity);
+        match kind {
+            GRCUDA_MEMORY_DEVICE => Ok(Storage::Device(DeviceAllocation::new(device, min_bytes)?)),
+            GRCUDA_MEMORY_PINNED_HOST => Ok(Storage::PinnedHost(PinnedAllocation::new(device, min_bytes)?)),
+            GRCUDA_MEMORY_DEVICE_RING => Ok(Storage::DeviceRing(DeviceRing::new(
+                device,
+                ring_bytes(device.info().ring_granularity)?,
+            )?)),
+            GRCUDA_MEMORY_HOST_RING => Ok(Storage::HostRing(HostRing::new(
+                device,
+                ring_bytes(crate::simulated::page_size())?,
+            )?)),
+            other => Err(Error::invalid_argument(format!(
+                "memory kind {other} is unknown: use GRCUDA_MEMORY_DEVICE (0), GRCUDA_MEMORY_PINNED_HOST (1), \
+                 GRCUDA_MEMORY_DEVICE_RING (2) or GRCUDA_MEMORY_HOST_RING (3)"
+            ))),
+        }
+    }
+
+    fn address(&self) -> u64 {
+        match self {
+            Storage::Device(m) => m.address(),
+            Storage::PinnedHost(m) => m.address(),
+            Storage::DeviceRing(m) => m.address(),
+            Storage::HostRing(m) => m.address(),
+        }
+    }
+
+    fn size(&self) -> usize {
+        match self {
+            Storage::Device(m) => m.size(),
+            Storage::PinnedHost(m) => m.size(),
+            Storage::DeviceRing(m) => m.size(),
+            Storage::HostRing(m) => m.size(),
+        }
+    }
+}
+
+/// Allocates memory of a kind (GRCUDA_MEMORY_*) holding at least `min_bytes` bytes. Rings are
+/// rounded up to the ring granularity (device) or the page size (host).
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_memory_new(
+    device: *const grcuda_device,
+    kind: u32,
+    min_bytes: usize,
+    memory_out: *mut *mut grcuda_memory,
+) -> grcuda_status {
+    guard(|| {
+        let device = &borrow(device, "device")?.device;
+        let out = out_param(memory_out, "memory_out", std::ptr::null_mut())?;
+        *out = into_handle(grcuda_memory { storage: Storage::new(device, kind, min_bytes)? });
+        Ok(())
+    })
+}
+
+/// Frees memory. NULL is ignored. No pending work may still use it.
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_memory_free(memory: *mut grcuda_memory) {
+    free_handle(memory)
+}
+
+/// The memory's address (device or host, as its kind says); NULL for a NULL handle.
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_memory_address(memory: *const grcuda_memory) -> *mut c_void {
+    guard_value(std::ptr::null_mut(), || {
+        unsafe { memory.as_ref() }.map_or(std::ptr::null_mut(), |m| m.storage.address() as *mut c_void)
+    })
+}
+
+/// The memory's size in bytes (one lap, for rings); 0 for a NULL handle.
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_memory_size(memory: *const grcuda_memory) -> usize {
+    guard_value(0, || unsafe { memory.as_ref() }.map_or(0, |m| m.storage.size()))
+}
