@@ -473,10 +473,14 @@ enum grcuda_status grcuda_buffer_consume(const struct grcuda_buffer *buffer,
                                          size_t nitems);
 
 /**
- * Blocks the calling thread until everything posted so far is complete (host-ready on
- * device-to-host edges). CPU readers call it before reading.
+ * Reader thread: blocks until the items `[read_index, read_index + nitems)` are published
+ * (host-ready on device-to-host edges). CPU readers call it before reading; nitems = the ring
+ * size waits for everything posted so far.
  */
-GRCUDA_MUST_USE enum grcuda_status grcuda_buffer_wait_published(const struct grcuda_buffer *buffer);
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_buffer_wait_published(const struct grcuda_buffer *buffer,
+                                                size_t read_index,
+                                                size_t nitems);
 
 /**
  * Blocks until all work the buffer knows of (copies, posts, recorded reads) is complete.

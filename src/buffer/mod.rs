@@ -438,14 +438,12 @@ impl Buffer {
         Ok(())
     }
 
-    /// Blocks the calling thread until everything posted so far is complete: host-ready data on
-    /// device-to-host edges, device-ready data otherwise. CPU readers call it before they read.
-    pub fn wait_published(&self) -> Result<()> {
-        let newest = lock(&self.posts).newest();
-        match newest {
-            Some(post) => post.synchronize(),
-            None => Ok(()),
-        }
+    /// Blocks the calling thread until the posts that wrote `[read_index, read_index + nitems)`
+    /// are complete: host-ready data on device-to-host edges, device-ready data otherwise.
+    /// CPU readers call it before they read; `nitems` = N waits for everything posted.
+    pub fn wait_published(&self, read_index: usize, nitems: usize) -> Result<()> {
+        let span = self.span(read_index, nitems, "wait_published")?;
+        self.wait_newest_post_overlapping(span, None)
     }
 
     /// Blocks until all work this buffer knows of (posts, copies, recorded reads) is complete.

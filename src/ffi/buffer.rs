@@ -191,12 +191,13 @@ pub extern "C" fn grcuda_buffer_consume(
     guard(|| buffer_argument(buffer)?.consume(reader, read_index, nitems))
 }
 
-/// Blocks the calling thread until everything posted so far is complete (host-ready on
-/// device-to-host edges). CPU readers call it before reading.
+/// Reader thread: blocks until the items `[read_index, read_index + nitems)` are published
+/// (host-ready on device-to-host edges). CPU readers call it before reading; nitems = the ring
+/// size waits for everything posted so far.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_buffer_wait_published(buffer: *const grcuda_buffer) -> grcuda_status {
-    guard(|| buffer_argument(buffer)?.wait_published())
+pub extern "C" fn grcuda_buffer_wait_published(buffer: *const grcuda_buffer, read_index: usize, nitems: usize) -> grcuda_status {
+    guard(|| buffer_argument(buffer)?.wait_published(read_index, nitems))
 }
 
 /// Blocks until all work the buffer knows of (copies, posts, recorded reads) is complete.

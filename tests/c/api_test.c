@@ -171,7 +171,8 @@ static void test_buffer_errors(struct grcuda_device *device) {
     OK(grcuda_buffer_post_work(buffer, 0, 0)); /* zero-length work is a no-op */
     OK(grcuda_buffer_begin_write(buffer, n - 1, 0));
     OK(grcuda_buffer_consume(buffer, 0, 0, 0));
-    OK(grcuda_buffer_wait_published(buffer));
+    OK(grcuda_buffer_wait_published(buffer, 0, n));
+    INVALID(grcuda_buffer_wait_published(buffer, n, 1), "out of range");
 
     struct grcuda_buffer *host_to_device = NULL;
     OK(grcuda_buffer_new(device, 4, 100, GRCUDA_HOST_WAIT_SPIN, &host_to_device));
@@ -243,7 +244,7 @@ static void test_chain(struct grcuda_device *device) {
         }
         /* CPU sink waits for the host copy and checks. */
         const void *result = NULL;
-        OK(grcuda_buffer_wait_published(edges[2]));
+        OK(grcuda_buffer_wait_published(edges[2], position, chunk));
         OK(grcuda_buffer_reader_pointer(edges[2], position, &result));
         for (size_t i = 0; i < chunk; i++) {
             if (((const float *)result)[i] != (float)(lap * chunk + i)) {

@@ -137,7 +137,7 @@ fn cpu_sink(input: &Edge, reader: usize, item_size: usize, max_chunk: u64, seed:
     let mut chunks = Chunks(seed);
     let mut checked = 0u64;
     while let Some((index, n)) = input.wait_items(reader, chunks.next(max_chunk)) {
-        input.buffer.wait_published().unwrap();
+        input.buffer.wait_published(index, n as usize).unwrap();
         let pointer = input.buffer.reader_pointer(index).unwrap() as *const u8;
         let bytes = unsafe { std::slice::from_raw_parts(pointer, n as usize * item_size) };
         for (k, &byte) in bytes.iter().enumerate() {
