@@ -8,12 +8,14 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod block;
+pub mod buffer;
 pub mod device;
 pub mod error;
 pub mod event;
 pub mod ffi;
-pub mod block;
-pub mod buffer;
+pub mod fft;
+pub mod kernels;
 pub mod memory;
 pub(crate) mod simulated;
 pub mod stream;

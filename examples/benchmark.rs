@@ -1,0 +1,278 @@
+//! Benchmark of the buffer protocol; prints Markdown tables (docs/PERFORMANCE.md holds them).
+//!
+//! 1. Host-to-device and device-to-host throughput through a buffer (a CPU thread and a GPU
+//!    "block" thread, as in a flowgraph), against raw cuMemcpyAsync between a pinned and a
+//!    device allocation, in the same run, for several sizes per call.
+//! 2. CPU cost of the protocol calls per work() round, in microseconds.
+//! 3. multiply_const_ff through two device-to-device buffers (three blocks, three streams)
+//!    against the same kernel on raw allocations.
+//!
+//! Run: cargo run --release --example benchmark [-- --quick]
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use grcuda::buffer::{Buffer, TransferType};
+use grcuda::memory::{DeviceAllocation, PinnedAllocation};
+use grcuda::{Device, HostWait, Stream, kernels};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+use support::Edge;
+
+struct Settings {
+    /// Bytes moved per measurement.
+    volume: usize,
+    /// Measurements per figure; the median is reported.
+    repeats: usize,
+    /// Protocol rounds for the CPU-cost figure.
+    rounds: usize,
+}
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn measure(settings: &Settings, mut run: impl FnMut() -> Duration) -> f64 {
+    run(); // warm-up: first-use costs (pinning, module load) are not the steady state
+    median((0..settings.repeats).map(|_| run().as_secs_f64()).collect())
+}
+
+fn gigabytes_per_second(bytes: usize, seconds: f64) -> f64 {
+    bytes as f64 / seconds / 1e9
+}
+
+/// Raw copies of `chunk` bytes, back to back on one stream, between pinned and device memory.
+fn raw_copy(device: &Device, settings: &Settings, chunk: usize, to_device: bool) -> f64 {
+    let host = PinnedAllocation::new(device, chunk).unwrap();
+    let device_memory = DeviceAllocation::new(device, chunk).unwrap();
+    let stream = Stream::new(device).unwrap();
+    let calls = settings.volume.div_ceil(chunk);
+    let (destination, source) =
+        if to_device { (device_memory.address(), host.address()) } else { (host.address(), device_memory.address()) };
+    let seconds = measure(settings, || {
+        let started = Instant::now();
+        for _ in 0..calls {
+            unsafe { stream.copy_async(destination, source, chunk).unwrap() };
+        }
+        stream.synchronize().unwrap();
+        started.elapsed()
+    });
+    gigabytes_per_second(calls * chunk, seconds)
+}
+
+/// `chunk` bytes per work() call through a buffer of 8 chunks: host-to-device (CPU writer
+/// thread, GPU reader thread) or device-to-host (GPU writer thread, CPU reader thread).
+fn buffered_copy(device: &Device, settings: &Settings, chunk: usize, to_device: bool) -> f64 {
+    let calls = settings.volume.div_ceil(chunk);
+    let seconds = measure(settings, || {
+        let buffer = Buffer::new(device, 4, 8 * chunk / 4, HostWait::Block).unwrap();
+        let transfer = if to_device { TransferType::HostToDevice } else { TransferType::DeviceToHost };
+        buffer.set_transfer_type(transfer).unwrap();
+        let gpu_stream = Arc::new(Stream::new(device).unwrap());
+        let edge = Edge::new(buffer);
+        let reader = if to_device {
+            edge.add_reader(Some(gpu_stream.clone()))
+        } else {
+            edge.buffer.set_writer_stream(Some(gpu_stream.clone())).unwrap();
+            edge.add_reader(None)
+        };
+        let items = (chunk / 4) as u64;
+        let started = Instant::now();
+        let writer = {
+            let edge = edge.clone();
+            thread::spawn(move || {
+                for _ in 0..calls {
+                    let (index, n) = edge.wait_space(items);
+                    edge.buffer.begin_write(index, n as usize).unwrap();
+                    edge.buffer.post_work(index, n as usize).unwrap();
+                    edge.publish(n);
+                }
+                edge.finish();
+            })
+        };
+        while let Some((index, n)) = edge.wait_items(reader, items) {
+            if !to_device {
+                edge.buffer.wait_published(index, n as usize).unwrap();
+            }
+            edge.buffer.consume(reader, index, n as usize).unwrap();
+            edge.release(reader, n);
+        }
+        writer.join().unwrap();
+        edge.buffer.synchronize().unwrap();
+        gpu_stream.synchronize().unwrap();
+        started.elapsed()
+    });
+    gigabytes_per_second(calls * chunk, seconds)
+}
+
+fn transfer_table(device: &Device, settings: &Settings) {
+    println!("### Host/device copies through the buffer vs raw pinned cuMemcpyAsync\n");
+    println!("| bytes per call | H2D raw GB/s | H2D buffer GB/s | H2D ratio | D2H raw GB/s | D2H buffer GB/s | D2H ratio |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for chunk in [64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20] {
+        let h2d_raw = raw_copy(device, settings, chunk, true);
+        let h2d_buffer = buffered_copy(device, settings, chunk, true);
+        let d2h_raw = raw_copy(device, settings, chunk, false);
+        let d2h_buffer = buffered_copy(device, settings, chunk, false);
+        println!(
+            "| {} | {h2d_raw:.1} | {h2d_buffer:.1} | {:.0}% | {d2h_raw:.1} | {d2h_buffer:.1} | {:.0}% |",
+            human_bytes(chunk),
+            100.0 * h2d_buffer / h2d_raw,
+            100.0 * d2h_buffer / d2h_raw
+        );
+    }
+    println!();
+}
+
+/// CPU time of the calls one work() round makes on a device-to-device edge (begin_write,
+/// post_work, and the reader's consume), with no kernels so the GPU is never the limit.
+fn protocol_cost_table(device: &Device, settings: &Settings) {
+    let buffer = Buffer::new(device, 4, 1 << 20, HostWait::Spin).unwrap();
+    buffer.set_transfer_type(TransferType::DeviceToDevice).unwrap();
+    let writer = Arc::new(Stream::new(device).unwrap());
+    let reader_stream = Arc::new(Stream::new(device).unwrap());
+    buffer.set_writer_stream(Some(writer.clone())).unwrap();
+    let reader = buffer.add_reader(Some(reader_stream.clone())).unwrap();
+    let ring = buffer.ring_items();
+    let mut timings = [Duration::ZERO; 3];
+    for round in 0..settings.rounds {
+        let index = (round * 4096) % ring;
+        let started = Instant::now();
+        buffer.begin_write(index, 4096).unwrap();
+        let begun = Instant::now();
+        buffer.post_work(index, 4096).unwrap();
+        let posted = Instant::now();
+        buffer.consume(reader, index, 4096).unwrap();
+        let consumed = Instant::now();
+        timings[0] += begun - started;
+        timings[1] += posted - begun;
+        timings[2] += consumed - posted;
+    }
+    buffer.synchronize().unwrap();
+    let per_round = |d: Duration| d.as_secs_f64() * 1e6 / settings.rounds as f64;
+    println!("### CPU cost of the protocol per work() round (device-to-device edge, one GPU reader)\n");
+    println!("| call | microseconds per call |");
+    println!("|---|---:|");
+    println!("| begin_write (writer stream waits for the reader's overlapping read) | {:.2} |", per_round(timings[0]));
+    println!("| post_work (post event + reader stream waits for it) | {:.2} |", per_round(timings[1]));
+    println!("| consume (read event on the reader's stream) | {:.2} |", per_round(timings[2]));
+    println!("| whole round | {:.2} |", per_round(timings.iter().sum()));
+    println!("\n({} rounds)\n", settings.rounds);
+}
+
+/// The bare kernel: multiply_const_ff from one raw allocation to another, back to back.
+fn raw_multiply(device: &Device, settings: &Settings, items: usize) -> f64 {
+    let input = DeviceAllocation::new(device, items * 4).unwrap();
+    let output = DeviceAllocation::new(device, items * 4).unwrap();
+    let stream = Stream::new(device).unwrap();
+    let calls = (settings.volume / 4).div_ceil(items);
+    let seconds = measure(settings, || {
+        let started = Instant::now();
+        for _ in 0..calls {
+            unsafe { kernels::multiply_const(&stream, input.address(), output.address(), items, 1.5f32).unwrap() };
+        }
+        stream.synchronize().unwrap();
+        started.elapsed()
+    });
+    (calls * items) as f64 / seconds / 1e9
+}
+
+/// source block -> [D2D] -> multiply_const_ff block -> [D2D] -> sink block, one thread and one
+/// stream each; the source and sink enqueue no work, so the figure is the multiply block's.
+fn buffered_multiply(device: &Device, settings: &Settings, items: usize) -> f64 {
+    let calls = (settings.volume / 4).div_ceil(items);
+    let seconds = measure(settings, || {
+        let edge = |writer: &Arc<Stream>| {
+            let buffer = Buffer::new(device, 4, 4 * items, HostWait::Block).unwrap();
+            buffer.set_transfer_type(TransferType::DeviceToDevice).unwrap();
+            buffer.set_writer_stream(Some(writer.clone())).unwrap();
+            Edge::new(buffer)
+        };
+        let streams: Vec<Arc<Stream>> = (0..3).map(|_| Arc::new(Stream::new(device).unwrap())).collect();
+        let (first, second) = (edge(&streams[0]), edge(&streams[1]));
+        let multiply_reader = first.add_reader(Some(streams[1].clone()));
+        let sink_reader = second.add_reader(Some(streams[2].clone()));
+        let started = Instant::now();
+        let source = {
+            let first = first.clone();
+            thread::spawn(move || {
+                for _ in 0..calls {
+                    let (index, n) = first.wait_space(items as u64);
+                    first.buffer.begin_write(index, n as usize).unwrap();
+                    first.buffer.post_work(index, n as usize).unwrap();
+                    first.publish(n);
+                }
+                first.finish();
+            })
+        };
+        let multiply = {
+            let (first, second, stream) = (first.clone(), second.clone(), streams[1].clone());
+            thread::spawn(move || {
+                while let Some((read_index, available)) = first.wait_items(multiply_reader, items as u64) {
+                    let (write_index, n) = second.wait_space(available);
+                    second.buffer.begin_write(write_index, n as usize).unwrap();
+                    let input = first.buffer.reader_pointer(read_index).unwrap();
+                    let output = second.buffer.writer_pointer(write_index).unwrap();
+                    unsafe { kernels::multiply_const(&stream, input, output, n as usize, 1.5f32).unwrap() };
+                    first.buffer.consume(multiply_reader, read_index, n as usize).unwrap();
+                    first.release(multiply_reader, n);
+                    second.buffer.post_work(write_index, n as usize).unwrap();
+                    second.publish(n);
+                }
+                second.finish();
+            })
+        };
+        while let Some((index, n)) = second.wait_items(sink_reader, items as u64) {
+            second.buffer.consume(sink_reader, index, n as usize).unwrap();
+            second.release(sink_reader, n);
+        }
+        source.join().unwrap();
+        multiply.join().unwrap();
+        streams.iter().for_each(|s| s.synchronize().unwrap());
+        started.elapsed()
+    });
+    (calls * items) as f64 / seconds / 1e9
+}
+
+fn multiply_table(device: &Device, settings: &Settings) {
+    println!("### multiply_const_ff through device-to-device buffers vs the bare kernel\n");
+    println!("| items per call | bare kernel Gitems/s | through buffers Gitems/s | ratio |");
+    println!("|---:|---:|---:|---:|");
+    for shift in [16, 18, 20, 22, 24] {
+        let items = 1usize << shift;
+        let raw = raw_multiply(device, settings, items);
+        let buffered = buffered_multiply(device, settings, items);
+        println!("| 2^{shift} | {raw:.2} | {buffered:.2} | {:.0}% |", 100.0 * buffered / raw);
+    }
+    println!();
+}
+
+fn human_bytes(bytes: usize) -> String {
+    if bytes >= 1 << 20 { format!("{} MiB", bytes >> 20) } else { format!("{} KiB", bytes >> 10) }
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let device = support::test_device();
+    let info = device.info();
+    let settings = if quick || device.is_simulated() {
+        Settings { volume: 256 << 20, repeats: 1, rounds: 10_000 }
+    } else {
+        Settings { volume: 4 << 30, repeats: 5, rounds: 200_000 }
+    };
+    println!(
+        "## grcuda benchmark on {} (compute capability {}.{}, {:?} backend)\n",
+        info.name, info.compute_capability.0, info.compute_capability.1, info.backend
+    );
+    println!(
+        "{} per measurement, median of {} runs after a warm-up; buffers hold 8 calls' worth (copies) \
+         or 4 (multiply).\n",
+        human_bytes(settings.volume),
+        settings.repeats
+    );
+    transfer_table(&device, &settings);
+    protocol_cost_table(&device, &settings);
+    multiply_table(&device, &settings);
+}

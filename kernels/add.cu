@@ -1,0 +1,36 @@
+// Add: output[i] = inputs[0][i] + inputs[1][i] + ... + inputs[input_count - 1][i], summed left
+// to right, for int16, int32, float32 and complex64; integers wrap like C.
+//
+// One launch takes up to POINTER_GROUP_SIZE input addresses by value (no device-side pointer
+// array to allocate or upload). For more inputs the host enqueues further passes on the same
+// stream whose first input is the output itself, which keeps the left-to-right order of the
+// sum. Output may be one of the inputs of its pass: each thread reads index i of every input
+// before it writes index i of the output.
+
+#include "grcuda_common.cuh"
+
+template <typename T>
+__device__ void add(const PointerGroup<const T*>& inputs, unsigned int input_count, T* output,
+                    count_type count) {
+    GRID_STRIDE_LOOP(i, count) {
+        T total = inputs.pointers[0][i];
+        // Unrolled over constant indices, so that the pointers stay out of local memory (see
+        // select_pointer); input_count is the same for every thread, so nothing diverges.
+#pragma unroll
+        for (unsigned int input = 1; input < POINTER_GROUP_SIZE; ++input) {
+            if (input < input_count) {
+                total = grcuda::add(total, inputs.pointers[input][i]);
+            }
+        }
+        output[i] = total;
+    }
+}
+
+#define ADD_KERNEL(name, T)                                                                    \
+    extern "C" __global__ void grcuda_add_##name(PointerGroup<const T*> inputs,               \
+                                                 unsigned int input_count, T* output,          \
+                                                 count_type count) {                           \
+        add(inputs, input_count, output, count);                                               \
+    }
+
+FOR_EACH_ARITHMETIC_TYPE(ADD_KERNEL)

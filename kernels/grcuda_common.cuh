@@ -1,0 +1,93 @@
+// Shared by every grcuda kernel source: item types, arithmetic that matches the CPU backend,
+// the grid-stride loop, the type lists kernels are instantiated for, and pointer groups.
+//
+// The sources are compiled at run time by NVRTC, which has no system headers, so nothing here
+// includes anything: the built-in CUDA types (uint4, threadIdx, ...) are all that is used. The
+// host passes every count as a 64-bit integer and every array as a device address; kernels
+// never assume that the grid covers the work, so any grid size is correct and the host picks
+// one for speed only.
+
+#pragma once
+
+typedef unsigned long long count_type;
+
+// A complex float laid out as std::complex<float> / numpy complex64 / GNU Radio gr_complex.
+// Aligned to 8 bytes so that one item is one 64-bit load; the host checks the alignment.
+struct __align__(8) complex64 {
+    float real;
+    float imag;
+};
+
+namespace grcuda {
+
+// Integer arithmetic wraps like C on two's-complement machines (and like Rust's
+// wrapping_mul/wrapping_add, which the CPU backend uses): 16-bit operands are promoted to int,
+// where their product cannot overflow, and 32-bit ones are computed unsigned, where overflow is
+// defined, then converted back.
+__device__ inline short multiply(short a, short b) { return (short)((int)a * (int)b); }
+__device__ inline int multiply(int a, int b) { return (int)((unsigned int)a * (unsigned int)b); }
+__device__ inline float multiply(float a, float b) { return a * b; }
+__device__ inline complex64 multiply(complex64 a, complex64 b) {
+    return complex64{a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real};
+}
+
+__device__ inline short add(short a, short b) { return (short)((int)a + (int)b); }
+__device__ inline int add(int a, int b) { return (int)((unsigned int)a + (unsigned int)b); }
+__device__ inline float add(float a, float b) { return a + b; }
+__device__ inline complex64 add(complex64 a, complex64 b) {
+    return complex64{a.real + b.real, a.imag + b.imag};
+}
+
+// Scaling by a real factor (window functions).
+__device__ inline float scale(float a, float factor) { return a * factor; }
+__device__ inline complex64 scale(complex64 a, float factor) {
+    return complex64{a.real * factor, a.imag * factor};
+}
+
+}  // namespace grcuda
+
+// Visits every index in [0, count) once across the whole grid.
+#define GRID_STRIDE_LOOP(index, count)                                                        \
+    for (count_type index = (count_type)blockIdx.x * blockDim.x + threadIdx.x; index < (count); \
+         index += (count_type)gridDim.x * blockDim.x)
+
+// Instantiates MACRO(name, type) for the arithmetic item types. The names are the kernel name
+// suffixes the host builds from its Element trait.
+#define FOR_EACH_ARITHMETIC_TYPE(MACRO) \
+    MACRO(int16, short)                 \
+    MACRO(int32, int)                   \
+    MACRO(float32, float)               \
+    MACRO(complex64, complex64)
+
+// Instantiates MACRO(bytes, type) for the units that byte-moving kernels copy in one step.
+// The host picks the widest unit that divides every address and size involved.
+#define FOR_EACH_MOVE_UNIT(MACRO)   \
+    MACRO(1, unsigned char)         \
+    MACRO(2, unsigned short)        \
+    MACRO(4, unsigned int)          \
+    MACRO(8, unsigned long long)    \
+    MACRO(16, uint4)
+
+// How many arrays one launch of a many-array kernel (add, interleave, deinterleave) takes, by
+// value in its parameter block. The host splits larger sets into passes.
+#define POINTER_GROUP_SIZE 16
+
+template <typename Pointer>
+struct PointerGroup {
+    Pointer pointers[POINTER_GROUP_SIZE];
+};
+
+// Pointer `index` of a group. Indexing a by-value parameter array with a run-time index makes
+// the compiler copy the whole array to local memory; comparing against every constant index
+// (an unrolled loop of predicated moves) keeps it in parameter space and registers.
+template <typename Pointer>
+__device__ inline Pointer select_pointer(const PointerGroup<Pointer>& group, unsigned int index) {
+    Pointer chosen = group.pointers[0];
+#pragma unroll
+    for (unsigned int i = 1; i < POINTER_GROUP_SIZE; ++i) {
+        if (i == index) {
+            chosen = group.pointers[i];
+        }
+    }
+    return chosen;
+}

@@ -1,0 +1,10 @@
+// output[i] = factor * log10(input[i]) + offset on float32, like GNU Radio's nlog10_ff.
+// Zero gives -infinity and negative input NaN, as log10f does; no clamping.
+// Output may equal input.
+
+#include "grcuda_common.cuh"
+
+extern "C" __global__ void grcuda_nlog10(const float* input, float* output, count_type count,
+                                         float factor, float offset) {
+    GRID_STRIDE_LOOP(i, count) { output[i] = factor * log10f(input[i]) + offset; }
+}

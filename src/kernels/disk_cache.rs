@@ -1,0 +1,219 @@
+//! The on-disk cache of compiled kernels, so that only the first process on a machine pays
+//! for NVRTC.
+//!
+//! An entry is one compiled program, named after what produced it: the program, the target
+//! architecture, and a 128-bit hash of the source, the headers, the target, the NVRTC version
+//! and the compile options. A new source, GPU or NVRTC therefore never meets a stale entry; it
+//! simply misses. Entries are written to a temporary file and renamed into place, so readers
+//! never see half an entry, and each carries a checksum of its contents: whatever cannot be
+//! read or does not check out is treated as a miss and compiled again. Nothing here can fail
+//! a kernel launch; at worst the cache does not help.
+//!
+//! Location: `$GRCUDA_KERNEL_CACHE`, else `$XDG_CACHE_HOME/grcuda/kernels`, else
+//! `~/.cache/grcuda/kernels`; no cache when none of these is set.
+
+use crate::kernels::program::{HEADERS, Program};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The environment variable that overrides the cache directory.
+pub const CACHE_DIRECTORY_ENV: &str = "GRCUDA_KERNEL_CACHE";
+
+/// First bytes of every entry; the version changes with the entry layout.
+const MAGIC: &[u8] = b"grcuda kernel cache entry 1\n";
+const CHECKSUM_BYTES: usize = 16;
+
+/// What identifies one compiled program.
+pub(crate) struct CacheKey {
+    file_name: String,
+}
+
+impl CacheKey {
+    /// `compiler` says which compiler and options produced the image ("nvrtc 13.0 --std=c++17").
+    pub fn new(program: &Program, target: &str, compiler: &str) -> CacheKey {
+        let mut hash = Fnv128::new();
+        for part in [program.name, program.source, target, compiler] {
+            hash.write_field(part.as_bytes());
+        }
+        for (name, text) in HEADERS {
+            hash.write_field(name.as_bytes());
+            hash.write_field(text.as_bytes());
+        }
+        let stem = program.name.trim_end_matches(".cu");
+        let extension = if target.starts_with("sm_") { "cubin" } else { "ptx" };
+        CacheKey { file_name: format!("{stem}-{target}-{:032x}.{extension}", hash.finish()) }
+    }
+}
+
+/// A cache directory.
+pub(crate) struct DiskCache {
+    directory: PathBuf,
+}
+
+impl DiskCache {
+    pub fn at(directory: PathBuf) -> DiskCache {
+        DiskCache { directory }
+    }
+
+    /// The cache the environment asks for, if any.
+    pub fn from_environment() -> Option<DiskCache> {
+        let variable = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+        let directory = variable(CACHE_DIRECTORY_ENV)
+            .or_else(|| variable("XDG_CACHE_HOME").map(|cache| cache.join("grcuda/kernels")))
+            .or_else(|| variable("HOME").map(|home| home.join(".cache/grcuda/kernels")))?;
+        Some(DiskCache::at(directory))
+    }
+
+    fn path(&self, key: &CacheKey) -> PathBuf {
+        self.directory.join(&key.file_name)
+    }
+
+    /// The cached image, or `None` when it is missing, unreadable or damaged.
+    pub fn load(&self, key: &CacheKey) -> Option<Vec<u8>> {
+        let entry = std::fs::read(self.path(key)).ok()?;
+        let rest = entry.strip_prefix(MAGIC)?;
+        if rest.len() < CHECKSUM_BYTES {
+            return None;
+        }
+        let (checksum, image) = rest.split_at(CHECKSUM_BYTES);
+        (checksum == checksum_of(image).as_slice()).then(|| image.to_vec())
+    }
+
+    /// Stores an image. Errors are returned for the caller to report, never to fail on.
+    pub fn store(&self, key: &CacheKey, image: &[u8]) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.directory)?;
+        let final_path = self.path(key);
+        let temporary_path = self.directory.join(temporary_name(&key.file_name));
+        let written = write_entry(&temporary_path, image).and_then(|()| std::fs::rename(&temporary_path, &final_path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temporary_path);
+        }
+        written
+    }
+
+    /// Removes an entry that loaded but was rejected by the driver.
+    pub fn discard(&self, key: &CacheKey) {
+        let _ = std::fs::remove_file(self.path(key));
+    }
+
+    pub fn directory(&self) -> &Path {
+        &self.directory
+    }
+}
+
+/// A name unique to this process and call, so concurrent writers never share a file.
+fn temporary_name(file_name: &str) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let call = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!(".{file_name}.{}.{call}.tmp", std::process::id())
+}
+
+fn write_entry(path: &Path, image: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::File::create(path)?;
+    file.write_all(MAGIC)?;
+    file.write_all(&checksum_of(image))?;
+    file.write_all(image)?;
+    // Flushed to disk before the rename makes it visible, so a crash leaves either no entry or
+    // a whole one.
+    file.sync_all()
+}
+
+fn checksum_of(image: &[u8]) -> [u8; CHECKSUM_BYTES] {
+    let mut hash = Fnv128::new();
+    hash.write_field(image);
+    hash.finish().to_le_bytes()
+}
+
+/// FNV-1a, 128 bits: stable across Rust versions and platforms (std's hashers are not
+/// promised to be), and plenty to tell a few hundred cache entries apart.
+struct Fnv128(u128);
+
+impl Fnv128 {
+    const OFFSET_BASIS: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013b;
+
+    fn new() -> Fnv128 {
+        Fnv128(Self::OFFSET_BASIS)
+    }
+
+    /// Hashes the length, then the bytes, so that consecutive fields cannot run together.
+    fn write_field(&mut self, bytes: &[u8]) {
+        for byte in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            self.0 ^= u128::from(*byte);
+            self.0 = self.0.wrapping_mul(Self::PRIME);
+        }
+    }
+
+    fn finish(&self) -> u128 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::program::programs;
+
+    fn scratch_directory(name: &str) -> PathBuf {
+        let directory = std::env::temp_dir().join(format!("grcuda-disk-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&directory);
+        directory
+    }
+
+    #[test]
+    fn keys_differ_by_target_compiler_and_program() {
+        let [first, second, ..] = programs() else { panic!("at least two programs") };
+        let key = |program, target, compiler| CacheKey::new(program, target, compiler).file_name;
+        let base = key(first, "sm_90", "nvrtc 13.0");
+        assert_eq!(base, key(first, "sm_90", "nvrtc 13.0"));
+        assert_ne!(base, key(first, "sm_80", "nvrtc 13.0"));
+        assert_ne!(base, key(first, "sm_90", "nvrtc 13.1"));
+        assert_ne!(base, key(second, "sm_90", "nvrtc 13.0"));
+        assert!(base.ends_with(".cubin"));
+        assert!(key(first, "compute_90", "nvrtc 13.0").ends_with(".ptx"));
+    }
+
+    #[test]
+    fn stores_loads_and_rejects_damaged_entries() {
+        let directory = scratch_directory("round-trip");
+        let cache = DiskCache::at(directory.clone());
+        let key = CacheKey::new(&programs()[0], "sm_90", "test compiler");
+        assert_eq!(cache.load(&key), None);
+
+        let image = b"\x7fELF not really a cubin".to_vec();
+        cache.store(&key, &image).unwrap();
+        assert_eq!(cache.load(&key), Some(image.clone()));
+        let leftovers: Vec<_> = std::fs::read_dir(&directory).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(leftovers.len(), 1, "temporary files left behind: {leftovers:?}");
+
+        let path = cache.path(&key);
+        let mut entry = std::fs::read(&path).unwrap();
+        *entry.last_mut().unwrap() ^= 1;
+        std::fs::write(&path, &entry).unwrap();
+        assert_eq!(cache.load(&key), None, "a flipped bit must not load");
+
+        std::fs::write(&path, &entry[..MAGIC.len() + 3]).unwrap();
+        assert_eq!(cache.load(&key), None, "a truncated entry must not load");
+
+        std::fs::write(&path, b"garbage").unwrap();
+        assert_eq!(cache.load(&key), None, "garbage must not load");
+
+        cache.store(&key, &image).unwrap();
+        assert_eq!(cache.load(&key), Some(image), "a store replaces a damaged entry");
+        cache.discard(&key);
+        assert_eq!(cache.load(&key), None);
+        std::fs::remove_dir_all(&directory).unwrap();
+    }
+
+    #[test]
+    fn store_into_unwritable_place_is_an_error_not_a_panic() {
+        let directory = scratch_directory("unwritable");
+        std::fs::write(&directory, b"a file where the directory should be").unwrap();
+        let cache = DiskCache::at(directory.join("kernels"));
+        let key = CacheKey::new(&programs()[0], "sm_90", "test compiler");
+        assert!(cache.store(&key, b"image").is_err());
+        assert_eq!(cache.load(&key), None);
+        std::fs::remove_file(&directory).unwrap();
+    }
+}

@@ -1,0 +1,64 @@
+//! The item types the arithmetic kernels are built for, and their arithmetic on the CPU.
+//!
+//! [`Element`] is implemented for exactly the types that `FOR_EACH_ARITHMETIC_TYPE` in
+//! `kernels/grcuda_common.cuh` instantiates: i16, i32, f32 and [`Complex32`]. It is sealed
+//! because a launcher for any other type would name a kernel that does not exist. Its CPU
+//! operations are the simulated backend's kernels and match the CUDA ones: integers wrap like
+//! C, floats round as IEEE single precision.
+
+use num_complex::Complex;
+
+/// A complex float laid out as GNU Radio's gr_complex and numpy's complex64: real, imaginary.
+pub type Complex32 = Complex<f32>;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// An item type of the arithmetic kernels (multiply by a constant, add).
+pub trait Element: sealed::Sealed + Copy {
+    /// The kernel name suffix for this type ("int16", "int32", "float32", "complex64").
+    const NAME: &'static str;
+    /// `self * other`, wrapping for integers.
+    fn multiply(self, other: Self) -> Self;
+    /// `self + other`, wrapping for integers.
+    fn add(self, other: Self) -> Self;
+}
+
+/// An item type the window kernels are built for (f32 and [`Complex32`]).
+pub trait WindowElement: Element {
+    /// `self` times a real window value.
+    fn scale(self, factor: f32) -> Self;
+}
+
+macro_rules! element {
+    ($type:ty, $name:literal, $multiply:expr, $add:expr) => {
+        impl sealed::Sealed for $type {}
+        impl Element for $type {
+            const NAME: &'static str = $name;
+            fn multiply(self, other: Self) -> Self {
+                $multiply(self, other)
+            }
+            fn add(self, other: Self) -> Self {
+                $add(self, other)
+            }
+        }
+    };
+}
+
+element!(i16, "int16", i16::wrapping_mul, i16::wrapping_add);
+element!(i32, "int32", i32::wrapping_mul, i32::wrapping_add);
+element!(f32, "float32", |a: f32, b: f32| a * b, |a: f32, b: f32| a + b);
+element!(Complex32, "complex64", |a: Complex32, b: Complex32| a * b, |a: Complex32, b: Complex32| a + b);
+
+impl WindowElement for f32 {
+    fn scale(self, factor: f32) -> Self {
+        self * factor
+    }
+}
+
+impl WindowElement for Complex32 {
+    fn scale(self, factor: f32) -> Self {
+        self * factor
+    }
+}

@@ -1,0 +1,49 @@
+//! Kernels: the CUDA C++ sources in `kernels/`, compiled at first use, and safe launchers.
+//!
+//! Each launcher takes a [`Stream`](crate::Stream), device addresses as `u64`, counts and
+//! constants, checks them (a count of 0 does nothing; NULL, misaligned, overflowing or
+//! wrongly overlapping arrays are InvalidArgument), and enqueues the work without waiting
+//! for it. On the simulated backend the same launchers run the CPU versions in `cpu`
+//! immediately on the host addresses. Launchers are `unsafe` because an address is a plain
+//! number: the caller guarantees that it is memory of the right size that stays valid until
+//! the work completes.
+//!
+//! On a CUDA device, the first launch of a kernel compiles its source file with NVRTC for that
+//! GPU's architecture (`nvrtc`), keeps the result in an on-disk cache (`disk_cache`) and loads
+//! it into the device's context for the rest of the process (`module_cache`). Without NVRTC
+//! the launchers fail with Unsupported and say how to install it. [`compile`] and
+//! [`programs`] compile the sources for any architecture without a GPU, for CI.
+//!
+//! Element types are generic parameters ([`Element`], [`WindowElement`]), never separate
+//! functions per type; a type's name is the suffix of its kernel's name.
+
+mod add;
+mod copy;
+mod cpu;
+mod disk_cache;
+mod element;
+mod fft_shift;
+mod interleave;
+mod launch;
+mod magnitude;
+mod module_cache;
+mod move_unit;
+mod multiply_const;
+mod nlog10;
+mod nvrtc;
+mod program;
+pub(crate) mod validate;
+mod window;
+
+pub use add::add;
+pub use copy::copy;
+pub use disk_cache::CACHE_DIRECTORY_ENV;
+pub use element::{Complex32, Element, WindowElement};
+pub use fft_shift::fft_shift;
+pub use interleave::{deinterleave, interleave};
+pub use magnitude::{magnitude, magnitude_squared};
+pub use multiply_const::multiply_const;
+pub use nlog10::nlog10;
+pub use nvrtc::{compile, version as nvrtc_version};
+pub use program::{Program, programs};
+pub use window::window;

@@ -1,0 +1,44 @@
+//! Multiply by a constant (`kernels/multiply_const.cu`), GNU Radio's multiply_const_ss/ii/ff/cc.
+
+use crate::error::Result;
+use crate::kernels::element::Element;
+use crate::kernels::launch::{argument, launch};
+use crate::kernels::program::{self, Kernel};
+use crate::kernels::{cpu, validate};
+use crate::stream::Stream;
+
+/// `output[i] = input[i] * constant` for `count` items of `T` (i16, i32, f32 or
+/// [`Complex32`](crate::kernels::Complex32)); integers wrap like C. `output` may equal `input`.
+///
+/// # Safety
+/// `input` and `output` must address `count` valid items of device memory of the stream's
+/// device (host memory on the simulated backend) until the kernel completes, and nothing else
+/// may write them meanwhile.
+pub unsafe fn multiply_const<T: Element>(
+    stream: &Stream,
+    input: u64,
+    output: u64,
+    count: usize,
+    constant: T,
+) -> Result<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    let input_range = validate::array::<T>("input", input, count)?;
+    let output_range = validate::array::<T>("output", output, count)?;
+    validate::same_or_disjoint(("input", &input_range), ("output", &output_range))?;
+    if stream.device().is_simulated() {
+        unsafe { cpu::multiply_const(input, output, count, constant) };
+        return Ok(());
+    }
+    let kernel = Kernel::new(&program::MULTIPLY_CONST, "grcuda_multiply_const_", T::NAME);
+    let count_argument = count as u64;
+    unsafe {
+        launch(
+            stream,
+            &kernel,
+            count,
+            &mut [argument(&input), argument(&output), argument(&count_argument), argument(&constant)],
+        )
+    }
+}

@@ -1,0 +1,240 @@
+//! FFT against references computed in f64: a naive DFT for small sizes, rustfft for large ones.
+//!
+//! Runs on the backend `Device::open(0, BackendChoice::Auto)` picks (cuFFT with
+//! GRCUDA_BACKEND=cuda, rustfft on the simulated backend). Errors are measured per vector as
+//! ||actual - expected|| / ||expected|| (the natural measure for an FFT, whose rounding error
+//! is spread evenly over the bins) and must stay under 1e-5.
+
+use grcuda::fft::{self, FftKind};
+use grcuda::kernels::Complex32;
+use grcuda::memory::{DeviceAllocation, PinnedAllocation};
+use grcuda::{BackendChoice, Device, ErrorKind, Stream};
+use num_complex::Complex;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use rustfft::{FftDirection, FftPlanner};
+use std::f64::consts::PI;
+use std::io::Write;
+use std::sync::Once;
+
+const TOLERANCE: f64 = 1e-5;
+
+struct Harness {
+    device: Device,
+    stream: Stream,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let device = Device::open(0, BackendChoice::Auto).expect("opening device 0");
+        static REPORTED: Once = Once::new();
+        REPORTED.call_once(|| {
+            // Straight to the stream, past the test harness's capture, so every run shows it.
+            let _ = writeln!(std::io::stderr(), "FFT tests on backend {:?} ({})", device.backend(), device.info().name);
+        });
+        let stream = Stream::new(&device).expect("creating a stream");
+        Harness { device, stream }
+    }
+
+    fn allocate<T>(&self, count: usize) -> DeviceAllocation {
+        DeviceAllocation::new(&self.device, (count * size_of::<T>()).max(1)).expect("allocating device memory")
+    }
+
+    fn upload<T: Copy>(&self, values: &[T]) -> DeviceAllocation {
+        let allocation = self.allocate::<T>(values.len());
+        let bytes = size_of_val(values);
+        let mut staging = PinnedAllocation::new(&self.device, bytes.max(1)).unwrap();
+        unsafe {
+            staging.as_mut_slice()[..bytes].copy_from_slice(std::slice::from_raw_parts(values.as_ptr().cast(), bytes));
+            self.stream.copy_async(allocation.address(), staging.address(), bytes).unwrap();
+        }
+        self.stream.synchronize().unwrap();
+        allocation
+    }
+
+    /// Waits for the stream's work, then reads `count` complex items at `address`.
+    fn read(&self, address: u64, count: usize) -> Vec<Complex32> {
+        let bytes = count * size_of::<Complex32>();
+        let mut staging = PinnedAllocation::new(&self.device, bytes.max(1)).unwrap();
+        unsafe { self.stream.copy_async(staging.address(), address, bytes).unwrap() };
+        self.stream.synchronize().unwrap();
+        let mut values = Vec::<Complex32>::with_capacity(count);
+        unsafe {
+            std::ptr::copy_nonoverlapping(staging.as_mut_slice().as_ptr(), values.as_mut_ptr().cast::<u8>(), bytes);
+            values.set_len(count);
+        }
+        values
+    }
+}
+
+fn random_complex(rng: &mut StdRng, count: usize) -> Vec<Complex32> {
+    (0..count).map(|_| Complex32::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))).collect()
+}
+
+fn random_real(rng: &mut StdRng, count: usize) -> Vec<f32> {
+    (0..count).map(|_| rng.random_range(-1.0..1.0)).collect()
+}
+
+fn widen(values: &[Complex32]) -> Vec<Complex<f64>> {
+    values.iter().map(|x| Complex::new(f64::from(x.re), f64::from(x.im))).collect()
+}
+
+/// The DFT by its definition, in f64: X[k] = sum_j x[j] e^(sign 2 pi i j k / n).
+fn naive_dft(input: &[Complex<f64>], sign: f64) -> Vec<Complex<f64>> {
+    let n = input.len();
+    (0..n)
+        .map(|k| {
+            input.iter().enumerate().fold(Complex::new(0.0, 0.0), |total, (j, &x)| {
+                // j * k reduced mod n first keeps the angle exact for large products.
+                let angle = sign * 2.0 * PI * ((j * k) % n) as f64 / n as f64;
+                total + x * Complex::from_polar(1.0, angle)
+            })
+        })
+        .collect()
+}
+
+fn rustfft_f64(input: &[Complex<f64>], direction: FftDirection) -> Vec<Complex<f64>> {
+    let mut buffer = input.to_vec();
+    FftPlanner::<f64>::new().plan_fft(input.len(), direction).process(&mut buffer);
+    buffer
+}
+
+fn assert_close(what: &str, actual: &[Complex32], expected: &[Complex<f64>]) {
+    assert_eq!(actual.len(), expected.len(), "{what}: length");
+    let error: f64 = widen(actual).iter().zip(expected).map(|(a, e)| (a - e).norm_sqr()).sum::<f64>().sqrt();
+    let norm: f64 = expected.iter().map(|e| e.norm_sqr()).sum::<f64>().sqrt();
+    assert!(error <= TOLERANCE * norm.max(f64::MIN_POSITIVE), "{what}: relative error {:e}", error / norm);
+}
+
+/// A reference transform: one input vector, widened to f64, to its full-length spectrum.
+type Reference = dyn Fn(&[Complex<f64>]) -> Vec<Complex<f64>>;
+
+/// Runs `kind` on `batch` vectors of `size` and compares each vector with `reference`.
+fn check(harness: &Harness, rng: &mut StdRng, kind: FftKind, size: usize, batch: usize, reference: &Reference) {
+    let output_length = kind.output_length(size);
+    let (input_buffer, inputs) = if kind == FftKind::RealForward {
+        let values = random_real(rng, size * batch);
+        (harness.upload(&values), values.iter().map(|&x| Complex::new(f64::from(x), 0.0)).collect())
+    } else {
+        let values = random_complex(rng, size * batch);
+        (harness.upload(&values), widen(&values))
+    };
+    let output = harness.allocate::<Complex32>(output_length * batch);
+    unsafe { fft::execute(&harness.stream, kind, size, batch, input_buffer.address(), output.address()).unwrap() };
+    let actual = harness.read(output.address(), output_length * batch);
+    for vector in 0..batch {
+        let expected = reference(&inputs[vector * size..(vector + 1) * size]);
+        assert_close(
+            &format!("{kind:?} size {size} vector {vector} of {batch}"),
+            &actual[vector * output_length..(vector + 1) * output_length],
+            &expected[..output_length],
+        );
+    }
+}
+
+fn reference_for(kind: FftKind, naive: bool) -> impl Fn(&[Complex<f64>]) -> Vec<Complex<f64>> {
+    let (sign, direction) = match kind {
+        FftKind::Inverse => (1.0, FftDirection::Inverse),
+        FftKind::Forward | FftKind::RealForward => (-1.0, FftDirection::Forward),
+    };
+    move |input: &[Complex<f64>]| if naive { naive_dft(input, sign) } else { rustfft_f64(input, direction) }
+}
+
+const KINDS: [FftKind; 3] = [FftKind::Forward, FftKind::Inverse, FftKind::RealForward];
+
+#[test]
+fn small_sizes_match_the_naive_dft() {
+    let harness = Harness::new();
+    let mut rng = StdRng::seed_from_u64(1);
+    for kind in KINDS {
+        for &size in &[1, 2, 3, 4, 5, 8, 15, 16, 17, 64, 100, 127] {
+            for &batch in &[1, 3] {
+                check(&harness, &mut rng, kind, size, batch, &reference_for(kind, true));
+            }
+        }
+    }
+}
+
+#[test]
+fn large_sizes_match_rustfft_in_double_precision() {
+    let harness = Harness::new();
+    let mut rng = StdRng::seed_from_u64(2);
+    // Powers of two, a prime (Bluestein's algorithm in both libraries), a mixed radix, and one
+    // big transform.
+    for kind in KINDS {
+        for &(size, batch) in &[(4096, 16), (10007, 2), (3 * 5 * 7 * 64, 3), (1 << 20, 1)] {
+            check(&harness, &mut rng, kind, size, batch, &reference_for(kind, false));
+        }
+    }
+}
+
+#[test]
+fn in_place_forward_then_inverse_multiplies_by_size() {
+    let harness = Harness::new();
+    let mut rng = StdRng::seed_from_u64(3);
+    let (size, batch) = (1000, 4);
+    let input = random_complex(&mut rng, size * batch);
+    let buffer = harness.upload(&input);
+    unsafe {
+        fft::execute(&harness.stream, FftKind::Forward, size, batch, buffer.address(), buffer.address()).unwrap();
+        fft::execute(&harness.stream, FftKind::Inverse, size, batch, buffer.address(), buffer.address()).unwrap();
+    }
+    let expected: Vec<Complex<f64>> = widen(&input).iter().map(|x| x * size as f64).collect();
+    assert_close("forward then inverse", &harness.read(buffer.address(), size * batch), &expected);
+}
+
+#[test]
+fn one_plan_serves_two_streams() {
+    let harness = Harness::new();
+    let other_stream = Stream::new(&harness.device).unwrap();
+    let mut rng = StdRng::seed_from_u64(4);
+    let (size, batch) = (256, 8);
+    let inputs = [random_complex(&mut rng, size * batch), random_complex(&mut rng, size * batch)];
+    let buffers = [harness.upload(&inputs[0]), harness.upload(&inputs[1])];
+    let outputs = [harness.allocate::<Complex32>(size * batch), harness.allocate::<Complex32>(size * batch)];
+    for round in 0..20 {
+        let stream = if round % 2 == 0 { &harness.stream } else { &other_stream };
+        let index = round % 2;
+        unsafe {
+            fft::execute(stream, FftKind::Forward, size, batch, buffers[index].address(), outputs[index].address())
+                .unwrap()
+        };
+    }
+    other_stream.synchronize().unwrap();
+    for index in 0..2 {
+        let actual = harness.read(outputs[index].address(), size * batch);
+        let widened = widen(&inputs[index]);
+        for vector in 0..batch {
+            let expected = rustfft_f64(&widened[vector * size..(vector + 1) * size], FftDirection::Forward);
+            assert_close(
+                &format!("stream {index} vector {vector}"),
+                &actual[vector * size..(vector + 1) * size],
+                &expected,
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_are_rejected_and_empty_batches_do_nothing() {
+    let harness = Harness::new();
+    let buffer = harness.allocate::<Complex32>(64);
+    let other = harness.allocate::<Complex32>(64);
+    let (a, b) = (buffer.address(), other.address());
+    let invalid = |result: grcuda::Result<()>| {
+        let error = result.unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+    };
+    unsafe {
+        fft::execute(&harness.stream, FftKind::Forward, 64, 0, 0, 0).unwrap();
+        invalid(fft::execute(&harness.stream, FftKind::Forward, 0, 1, a, b));
+        invalid(fft::execute(&harness.stream, FftKind::RealForward, 16, 1, a, a));
+        invalid(fft::execute(&harness.stream, FftKind::Forward, 16, 1, a, a + 8));
+        invalid(fft::execute(&harness.stream, FftKind::Forward, 16, 1, a + 4, b));
+        invalid(fft::execute(&harness.stream, FftKind::Forward, 16, 1, 0, b));
+        invalid(fft::execute(&harness.stream, FftKind::Inverse, usize::MAX, 2, a, b));
+    }
+    assert_eq!(FftKind::RealForward.output_length(16), 9);
+    assert_eq!(FftKind::RealForward.output_length(15), 8);
+    assert_eq!(FftKind::Forward.output_length(15), 15);
+}
