@@ -48,6 +48,11 @@
 
 
 /**
+ * Records in flight per ring before the recording thread waits.
+ */
+#define SLOTS 16
+
+/**
  * Transfer type: a CPU block writes host memory; GPU blocks read device memory.
  */
 #define GRCUDA_TRANSFER_HOST_TO_DEVICE 1
@@ -102,6 +107,21 @@
 #define GRCUDA_HOST_WAIT_BLOCK 1
 
 /**
+ * FFT kind: complex to complex, e^(-2πi·jk/size).
+ */
+#define GRCUDA_FFT_FORWARD 0
+
+/**
+ * FFT kind: complex to complex, e^(+2πi·jk/size), not divided by size.
+ */
+#define GRCUDA_FFT_INVERSE 1
+
+/**
+ * FFT kind: float to complex, forward; size/2 + 1 output bins per vector.
+ */
+#define GRCUDA_FFT_REAL_FORWARD 2
+
+/**
  * Memory kind: device memory (cuMemAlloc).
  */
 #define GRCUDA_MEMORY_DEVICE 0
@@ -127,11 +147,6 @@
  * incompatibly; the shared library's soname carries it (`libgrcuda.so.<ABI>`).
  */
 #define GRCUDA_ABI_VERSION 1
-
-/**
- * Records in flight per ring before the recording thread waits.
- */
-#define SLOTS 16
 
 /**
  * No ring is made larger than this, whatever the item size asks for.
@@ -284,6 +299,14 @@ typedef struct grcuda_device_info {
      */
     uint64_t ring_granularity;
 } grcuda_device_info;
+
+/**
+ * A complex float as GNU Radio's gr_complex lays it out: real part, then imaginary part.
+ */
+typedef struct grcuda_complex32 {
+    float real;
+    float imag;
+} grcuda_complex32;
 
 #ifdef __cplusplus
 extern "C" {
@@ -554,6 +577,198 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_event_synchronize(const struct grcuda_
  * GRCUDA_STATUS_OK if the event's latest record is complete, GRCUDA_STATUS_NOT_READY if not.
  */
 GRCUDA_MUST_USE enum grcuda_status grcuda_event_query(const struct grcuda_event *event);
+
+/**
+ * Runs `batch` transforms of `size` points stored back to back, on `stream`, unnormalised
+ * (like FFTW and GNU Radio's fft_vcc). Plans are made at the first call for each (device,
+ * size, batch, kind) and kept, so the first call is slower. Input and output are device
+ * memory of batch * size items (complex, or float for GRCUDA_FFT_REAL_FORWARD) and batch *
+ * size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fft_execute(const struct grcuda_stream *stream,
+                                      uint32_t kind,
+                                      size_t size,
+                                      size_t batch,
+                                      const void *input,
+                                      void *output);
+
+/**
+ * Copies `bytes` bytes from `input` to `output` with a kernel.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_copy(const struct grcuda_stream *stream,
+                               const void *input,
+                               void *output,
+                               size_t bytes);
+
+/**
+ * output[i] = input[i] * constant for `count` int16 items (wrapping, as C does).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_const_ss(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t count,
+                                            int16_t constant);
+
+/**
+ * output[i] = input[i] * constant for `count` int32 items (wrapping, as C does).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_const_ii(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t count,
+                                            int32_t constant);
+
+/**
+ * output[i] = input[i] * constant for `count` float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_const_ff(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t count,
+                                            float constant);
+
+/**
+ * output[i] = input[i] * constant for `count` complex float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_const_cc(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t count,
+                                            struct grcuda_complex32 constant);
+
+/**
+ * output[i] = sum of inputs[k][i] over the `input_count` arrays, for `count` int16 items.
+ * `output` may be one of the first 16 inputs.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_add_ss(const struct grcuda_stream *stream,
+                                 const void *const *inputs,
+                                 size_t input_count,
+                                 void *output,
+                                 size_t count);
+
+/**
+ * As grcuda_add_ss(), for int32 items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_add_ii(const struct grcuda_stream *stream,
+                                 const void *const *inputs,
+                                 size_t input_count,
+                                 void *output,
+                                 size_t count);
+
+/**
+ * As grcuda_add_ss(), for float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_add_ff(const struct grcuda_stream *stream,
+                                 const void *const *inputs,
+                                 size_t input_count,
+                                 void *output,
+                                 size_t count);
+
+/**
+ * As grcuda_add_ss(), for complex float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_add_cc(const struct grcuda_stream *stream,
+                                 const void *const *inputs,
+                                 size_t input_count,
+                                 void *output,
+                                 size_t count);
+
+/**
+ * output[i] = |input[i]| for `count` complex float items (float output).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_mag(const struct grcuda_stream *stream,
+                                         const void *input,
+                                         void *output,
+                                         size_t count);
+
+/**
+ * output[i] = |input[i]|^2 for `count` complex float items (float output).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_mag_squared(const struct grcuda_stream *stream,
+                                                 const void *input,
+                                                 void *output,
+                                                 size_t count);
+
+/**
+ * output[i] = factor * log10(input[i]) + offset for `count` float items (GNU Radio's nlog10_ff
+ * with n = factor and k = offset).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_nlog10_ff(const struct grcuda_stream *stream,
+                                    const void *input,
+                                    void *output,
+                                    size_t count,
+                                    float factor,
+                                    float offset);
+
+/**
+ * Swaps the halves of each of `vectors` complex float vectors of `length` items (as
+ * numpy.fft.fftshift does, also for odd lengths). Input and output must not overlap.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fft_shift_cc(const struct grcuda_stream *stream,
+                                       const void *input,
+                                       void *output,
+                                       size_t length,
+                                       size_t vectors);
+
+/**
+ * Multiplies each of `vectors` complex float vectors of `length` items by a real window of
+ * `length` floats (`taps`, in device memory).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_window_cc(const struct grcuda_stream *stream,
+                                    const void *input,
+                                    const float *taps,
+                                    void *output,
+                                    size_t length,
+                                    size_t vectors);
+
+/**
+ * As grcuda_window_cc(), for float vectors.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_window_ff(const struct grcuda_stream *stream,
+                                    const void *input,
+                                    const float *taps,
+                                    void *output,
+                                    size_t length,
+                                    size_t vectors);
+
+/**
+ * Interleaves `stream_count` arrays of `items` items of `item_size` bytes:
+ * output item i * stream_count + s = item i of array s (GNU Radio's streams_to_vector).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_interleave(const struct grcuda_stream *stream,
+                                     const void *const *inputs,
+                                     size_t stream_count,
+                                     void *output,
+                                     size_t items,
+                                     size_t item_size);
+
+/**
+ * The inverse of grcuda_interleave() (GNU Radio's vector_to_streams).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_deinterleave(const struct grcuda_stream *stream,
+                                       const void *input,
+                                       void *const *outputs,
+                                       size_t stream_count,
+                                       size_t items,
+                                       size_t item_size);
 
 /**
  * Allocates memory of a kind (GRCUDA_MEMORY_*) holding at least `min_bytes` bytes. Rings are

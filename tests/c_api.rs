@@ -54,6 +54,7 @@ fn c_program_drives_the_whole_api() {
         .arg(format!("-L{}", libraries.display()))
         .arg(format!("-Wl,-rpath,{}", libraries.display()))
         .arg("-lgrcuda")
+        .arg("-lm")
         .status()
         .expect("running the C compiler");
     assert!(status.success(), "tests/c/api_test.c failed to compile");

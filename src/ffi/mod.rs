@@ -7,10 +7,17 @@
 //! are validated here before any Rust enum exists. The header is generated from this module
 //! by cbindgen; the doc comments below become its documentation.
 
+// C hands us raw pointers: this module checks them for NULL, and the rest of their validity
+// is the caller's contract, written in the header. So the entry points are plain (safe)
+// extern "C" functions that dereference pointer arguments.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
 mod block;
 mod buffer;
 mod device;
 mod event;
+mod fft;
+mod kernels;
 mod memory;
 mod status;
 mod stream;
@@ -19,6 +26,8 @@ pub use block::*;
 pub use buffer::*;
 pub use device::*;
 pub use event::*;
+pub use fft::*;
+pub use kernels::*;
 pub use memory::*;
 pub use status::*;
 pub use stream::*;

@@ -4,6 +4,7 @@
 
 #include "grcuda.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,62 @@ static void test_chain(struct grcuda_device *device) {
     for (int i = 0; i < 3; i++) grcuda_buffer_free(edges[i]);
 }
 
+/* Kernels and FFT from C, checked against results computed here. */
+static void test_kernels(struct grcuda_device *device) {
+    enum { COUNT = 4096, FFT_SIZE = 256 };
+    struct grcuda_stream *stream = NULL;
+    OK(grcuda_stream_new(device, &stream));
+    struct grcuda_memory *host = NULL, *memory[4] = {NULL, NULL, NULL, NULL};
+    OK(grcuda_memory_new(device, GRCUDA_MEMORY_PINNED_HOST, 4 * COUNT * 8, &host));
+    for (int i = 0; i < 4; i++) OK(grcuda_memory_new(device, GRCUDA_MEMORY_DEVICE, COUNT * 8, &memory[i]));
+    float *values = grcuda_memory_address(host);
+    for (int i = 0; i < COUNT; i++) values[i] = (float)((i * 37) % 101) / 10.0f + 0.5f;
+    void *a = grcuda_memory_address(memory[0]), *b = grcuda_memory_address(memory[1]);
+    void *c = grcuda_memory_address(memory[2]), *d = grcuda_memory_address(memory[3]);
+    OK(grcuda_stream_copy_async(stream, a, values, COUNT * sizeof(float)));
+    OK(grcuda_multiply_const_ff(stream, a, b, COUNT, 2.0f));          /* b = 2a */
+    const void *inputs[3] = {a, b, a};
+    OK(grcuda_add_ff(stream, inputs, 3, c, COUNT));                    /* c = 4a */
+    OK(grcuda_nlog10_ff(stream, c, d, COUNT, 10.0f, 1.0f));            /* d = 10 log10(4a) + 1 */
+    float *result = values + COUNT;
+    OK(grcuda_stream_copy_async(stream, result, d, COUNT * sizeof(float)));
+    OK(grcuda_stream_synchronize(stream));
+    for (int i = 0; i < COUNT; i++) {
+        float expected = 10.0f * log10f(4.0f * values[i]) + 1.0f;
+        if (fabsf(result[i] - expected) > 1e-4f * fabsf(expected) + 1e-5f) {
+            fprintf(stderr, "kernels: item %d is %f, expected %f\n", i, result[i], expected);
+            failures++;
+            break;
+        }
+    }
+    /* FFT of a complex tone at bin 5: all energy in bin 5. */
+    float *tone = values;
+    for (int i = 0; i < FFT_SIZE; i++) {
+        tone[2 * i] = cosf(2.0f * 3.14159265f * 5.0f * (float)i / FFT_SIZE);
+        tone[2 * i + 1] = sinf(2.0f * 3.14159265f * 5.0f * (float)i / FFT_SIZE);
+    }
+    OK(grcuda_stream_copy_async(stream, a, tone, FFT_SIZE * 8));
+    OK(grcuda_fft_execute(stream, GRCUDA_FFT_FORWARD, FFT_SIZE, 1, a, b));
+    OK(grcuda_complex_to_mag(stream, b, c, FFT_SIZE));
+    OK(grcuda_stream_copy_async(stream, result, c, FFT_SIZE * sizeof(float)));
+    OK(grcuda_stream_synchronize(stream));
+    CHECK(fabsf(result[5] - FFT_SIZE) < 1e-2f);
+    CHECK(fabsf(result[6]) < 1e-2f && fabsf(result[4]) < 1e-2f);
+
+    INVALID(grcuda_fft_execute(stream, 9, FFT_SIZE, 1, a, b), "FFT kind 9 is unknown");
+    INVALID(grcuda_fft_execute(NULL, GRCUDA_FFT_FORWARD, FFT_SIZE, 1, a, b), "stream is NULL");
+    INVALID(grcuda_add_ff(stream, inputs, 0, c, COUNT), "at least one input");
+    INVALID(grcuda_add_ff(stream, NULL, 2, c, COUNT), "inputs is NULL");
+    INVALID(grcuda_multiply_const_ff(stream, NULL, b, COUNT, 1.0f), "NULL");
+    OK(grcuda_multiply_const_ff(stream, NULL, NULL, 0, 1.0f)); /* zero-length work */
+    struct grcuda_complex32 k = {0.0f, 1.0f};
+    OK(grcuda_multiply_const_cc(stream, a, b, FFT_SIZE, k));
+    OK(grcuda_stream_synchronize(stream));
+    for (int i = 0; i < 4; i++) grcuda_memory_free(memory[i]);
+    grcuda_memory_free(host);
+    grcuda_stream_free(stream);
+}
+
 int main(void) {
     test_basics();
     test_device_errors();
@@ -280,6 +337,7 @@ int main(void) {
     test_streams_events_memory(device);
     test_buffer_errors(device);
     test_chain(device);
+    test_kernels(device);
     OK(grcuda_device_synchronize(device));
     OK(grcuda_device_free_memory(device, &free_after));
     CHECK(free_after == free_before);
