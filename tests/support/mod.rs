@@ -56,12 +56,19 @@ impl Edge {
     /// `want`) may be written there. Spans may cross the wrap point (the rings are
     /// double-mapped).
     pub fn wait_space(&self, want: u64) -> (usize, u64) {
+        self.wait_space_in_multiples(want, 1)
+    }
+
+    /// As `wait_space`, for a writer that writes whole multiples of `multiple` items (GNU
+    /// Radio's output_multiple).
+    pub fn wait_space_in_multiples(&self, want: u64, multiple: u64) -> (usize, u64) {
         let mut state = self.state.lock().unwrap();
         loop {
             let slowest = state.read.iter().copied().min().unwrap_or(state.written);
             let free = self.ring_items() - (state.written - slowest);
-            if free > 0 {
-                return ((state.written % self.ring_items()) as usize, free.min(want));
+            let usable = free.min(want) / multiple * multiple;
+            if usable > 0 {
+                return ((state.written % self.ring_items()) as usize, usable);
             }
             state = self.changed.wait(state).unwrap();
         }
@@ -81,11 +88,17 @@ impl Edge {
     /// Reader: waits for items; returns the read index and the count (at most `want`), or
     /// `None` once the writer finished and everything was read.
     pub fn wait_items(&self, reader: ReaderId, want: u64) -> Option<(usize, u64)> {
+        self.wait_items_in_multiples(reader, want, 1)
+    }
+
+    /// As `wait_items`, for a reader that consumes whole multiples of `multiple` items.
+    pub fn wait_items_in_multiples(&self, reader: ReaderId, want: u64, multiple: u64) -> Option<(usize, u64)> {
         let mut state = self.state.lock().unwrap();
         loop {
             let available = state.written - state.read[reader];
-            if available > 0 {
-                return Some(((state.read[reader] % self.ring_items()) as usize, available.min(want)));
+            let usable = available.min(want) / multiple * multiple;
+            if usable > 0 {
+                return Some(((state.read[reader] % self.ring_items()) as usize, usable));
             }
             if state.finished {
                 return None;
