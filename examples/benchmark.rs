@@ -5,7 +5,9 @@
 //!    device allocation, in the same run, for several sizes per call.
 //! 2. CPU cost of the protocol calls per work() round, in microseconds.
 //! 3. multiply_const_ff through two device-to-device buffers (three blocks, three streams)
-//!    against the same kernel on raw allocations.
+//!    against the same kernel on raw allocations of the same size: once with one thread making
+//!    every block's calls in turn (the protocol's own cost), once with a thread per block and
+//!    a condition-variable scheduler like GNU Radio's (adds thread hand-offs).
 //!
 //! Run: cargo run --release --example benchmark [-- --quick]
 
@@ -92,7 +94,8 @@ fn buffered_copy(device: &Device, settings: &Settings, chunk: usize, to_device: 
                 edge.finish();
             })
         };
-        while let Some((index, n)) = edge.wait_items(reader, items) {
+        // Like GNU Radio, the reader takes everything available, however many calls wrote it.
+        while let Some((index, n)) = edge.wait_items(reader, u64::MAX) {
             if !to_device {
                 edge.buffer.wait_published(index, n as usize).unwrap();
             }
@@ -162,18 +165,61 @@ fn protocol_cost_table(device: &Device, settings: &Settings) {
     println!("\n({} rounds)\n", settings.rounds);
 }
 
-/// The bare kernel: multiply_const_ff from one raw allocation to another, back to back.
+/// Calls' worth of items each multiply buffer holds; the bare kernel cycles through the same
+/// footprint, so neither runs from cache while the other runs from memory.
+const MULTIPLY_RING_CALLS: usize = 4;
+
+/// The bare kernel: multiply_const_ff between raw allocations of the rings' size, back to back
+/// on one stream, moving through them call by call.
 fn raw_multiply(device: &Device, settings: &Settings, items: usize) -> f64 {
-    let input = DeviceAllocation::new(device, items * 4).unwrap();
-    let output = DeviceAllocation::new(device, items * 4).unwrap();
+    let input = DeviceAllocation::new(device, MULTIPLY_RING_CALLS * items * 4).unwrap();
+    let output = DeviceAllocation::new(device, MULTIPLY_RING_CALLS * items * 4).unwrap();
     let stream = Stream::new(device).unwrap();
     let calls = (settings.volume / 4).div_ceil(items);
     let seconds = measure(settings, || {
         let started = Instant::now();
-        for _ in 0..calls {
-            unsafe { kernels::multiply_const(&stream, input.address(), output.address(), items, 1.5f32).unwrap() };
+        for call in 0..calls {
+            let offset = ((call % MULTIPLY_RING_CALLS) * items * 4) as u64;
+            unsafe {
+                kernels::multiply_const(&stream, input.address() + offset, output.address() + offset, items, 1.5f32)
+                    .unwrap()
+            };
         }
         stream.synchronize().unwrap();
+        started.elapsed()
+    });
+    (calls * items) as f64 / seconds / 1e9
+}
+
+/// source -> [D2D] -> multiply_const_ff -> [D2D] -> sink, every block's calls made in turn by
+/// one thread: the protocol's cost without any scheduler's.
+fn driven_multiply(device: &Device, settings: &Settings, items: usize) -> f64 {
+    let calls = (settings.volume / 4).div_ceil(items);
+    let seconds = measure(settings, || {
+        let streams: Vec<Arc<Stream>> = (0..3).map(|_| Arc::new(Stream::new(device).unwrap())).collect();
+        let buffer = |writer: &Arc<Stream>, reader: &Arc<Stream>| {
+            let buffer = Buffer::new(device, 4, MULTIPLY_RING_CALLS * items, HostWait::Block).unwrap();
+            buffer.set_transfer_type(TransferType::DeviceToDevice).unwrap();
+            buffer.set_writer_stream(Some(writer.clone())).unwrap();
+            let reader = buffer.add_reader(Some(reader.clone())).unwrap();
+            (buffer, reader)
+        };
+        let (first, multiply_reader) = buffer(&streams[0], &streams[1]);
+        let (second, sink_reader) = buffer(&streams[1], &streams[2]);
+        let ring = first.ring_items();
+        let started = Instant::now();
+        for call in 0..calls {
+            let index = (call * items) % ring;
+            first.begin_write(index, items).unwrap();
+            first.post_work(index, items).unwrap();
+            second.begin_write(index, items).unwrap();
+            let (input, output) = (first.reader_pointer(index).unwrap(), second.writer_pointer(index).unwrap());
+            unsafe { kernels::multiply_const(&streams[1], input, output, items, 1.5f32).unwrap() };
+            first.consume(multiply_reader, index, items).unwrap();
+            second.post_work(index, items).unwrap();
+            second.consume(sink_reader, index, items).unwrap();
+        }
+        streams.iter().for_each(|s| s.synchronize().unwrap());
         started.elapsed()
     });
     (calls * items) as f64 / seconds / 1e9
@@ -185,7 +231,7 @@ fn buffered_multiply(device: &Device, settings: &Settings, items: usize) -> f64 
     let calls = (settings.volume / 4).div_ceil(items);
     let seconds = measure(settings, || {
         let edge = |writer: &Arc<Stream>| {
-            let buffer = Buffer::new(device, 4, 4 * items, HostWait::Block).unwrap();
+            let buffer = Buffer::new(device, 4, MULTIPLY_RING_CALLS * items, HostWait::Block).unwrap();
             buffer.set_transfer_type(TransferType::DeviceToDevice).unwrap();
             buffer.set_writer_stream(Some(writer.clone())).unwrap();
             Edge::new(buffer)
@@ -224,7 +270,7 @@ fn buffered_multiply(device: &Device, settings: &Settings, items: usize) -> f64 
                 second.finish();
             })
         };
-        while let Some((index, n)) = second.wait_items(sink_reader, items as u64) {
+        while let Some((index, n)) = second.wait_items(sink_reader, u64::MAX) {
             second.buffer.consume(sink_reader, index, n as usize).unwrap();
             second.release(sink_reader, n);
         }
@@ -238,13 +284,18 @@ fn buffered_multiply(device: &Device, settings: &Settings, items: usize) -> f64 
 
 fn multiply_table(device: &Device, settings: &Settings) {
     println!("### multiply_const_ff through device-to-device buffers vs the bare kernel\n");
-    println!("| items per call | bare kernel Gitems/s | through buffers Gitems/s | ratio |");
-    println!("|---:|---:|---:|---:|");
+    println!("| items per call | bare kernel Gitems/s | buffers, one thread drives all blocks | ratio | buffers, a thread per block | ratio |");
+    println!("|---:|---:|---:|---:|---:|---:|");
     for shift in [16, 18, 20, 22, 24] {
         let items = 1usize << shift;
         let raw = raw_multiply(device, settings, items);
-        let buffered = buffered_multiply(device, settings, items);
-        println!("| 2^{shift} | {raw:.2} | {buffered:.2} | {:.0}% |", 100.0 * buffered / raw);
+        let driven = driven_multiply(device, settings, items);
+        let threaded = buffered_multiply(device, settings, items);
+        println!(
+            "| 2^{shift} | {raw:.1} | {driven:.1} | {:.0}% | {threaded:.1} | {:.0}% |",
+            100.0 * driven / raw,
+            100.0 * threaded / raw
+        );
     }
     println!();
 }
@@ -268,7 +319,7 @@ fn main() {
     );
     println!(
         "{} per measurement, median of {} runs after a warm-up; buffers hold 8 calls' worth (copies) \
-         or 4 (multiply).\n",
+         or {MULTIPLY_RING_CALLS} (multiply); readers take all items available, as in GNU Radio.\n",
         human_bytes(settings.volume),
         settings.repeats
     );

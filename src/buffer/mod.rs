@@ -402,10 +402,9 @@ impl Buffer {
     /// Makes `waiter` (or the host, when `None`) wait for the newest post that touched `span`.
     fn wait_newest_post_overlapping(&self, span: RingSpan, waiter: Option<&Stream>) -> Result<()> {
         let post = lock(&self.posts).newest_overlapping(span, self.ring_items);
-        match (post, waiter) {
-            (Some(post), Some(stream)) => stream.wait(&post),
-            (Some(post), None) => post.synchronize(),
-            (None, _) => Ok(()),
+        match post {
+            Some(post) => wait_unless_complete(&post, waiter),
+            None => Ok(()),
         }
     }
 
@@ -413,10 +412,8 @@ impl Buffer {
     fn wait_reads_overlapping(&self, span: RingSpan, waiter: Option<&Stream>) -> Result<()> {
         for reader in self.read_readers().iter() {
             let read = lock(&reader.reads).newest_overlapping(span, self.ring_items);
-            match (read, waiter) {
-                (Some(read), Some(stream)) => stream.wait(&read)?,
-                (Some(read), None) => read.synchronize()?,
-                (None, _) => {}
+            if let Some(read) = read {
+                wait_unless_complete(&read, waiter)?;
             }
         }
         Ok(())
@@ -464,6 +461,19 @@ impl Drop for Buffer {
         // The rings must outlive every copy and kernel that uses them. Errors here mean the
         // context is gone (process exit), and with it all pending work.
         let _ = self.synchronize();
+    }
+}
+
+/// Orders `waiter` (or the host, when `None`) after `event`. Write-after-read waits are usually
+/// for work a lap of the ring ago, long complete; skipping those keeps cross-stream
+/// dependencies, which stall the copy engines between copies, off the GPU's queues.
+fn wait_unless_complete(event: &Event, waiter: Option<&Stream>) -> Result<()> {
+    if event.is_complete()? {
+        return Ok(());
+    }
+    match waiter {
+        Some(stream) => stream.wait(event),
+        None => event.synchronize(),
     }
 }
 

@@ -332,6 +332,7 @@ int main(void) {
     /* Warm up first: the driver keeps some memory for itself after the first stream, event
      * and ring, which is not a leak of ours. */
     test_streams_events_memory(device);
+    test_kernels(device); /* loads the kernel modules and makes the FFT plan, kept for the process */
     uint64_t free_before = 0, free_after = 0;
     OK(grcuda_device_free_memory(device, &free_before));
     test_streams_events_memory(device);
