@@ -365,11 +365,7 @@ impl Buffer {
             }
             (_, None) => unreachable!("host/device transfers always have a copy stream"),
         };
-        let post = {
-            let mut posts = lock(&self.posts);
-            posts.record(span, post_stream)?;
-            posts.newest().expect("a record was just made")
-        };
+        let post = lock(&self.posts).record(span, post_stream)?;
         for reader in self.read_readers().iter() {
             if let Some(stream) = lock(&reader.stream).as_ref() {
                 stream.wait(&post)?;
@@ -401,20 +397,13 @@ impl Buffer {
 
     /// Makes `waiter` (or the host, when `None`) wait for the newest post that touched `span`.
     fn wait_newest_post_overlapping(&self, span: RingSpan, waiter: Option<&Stream>) -> Result<()> {
-        let post = lock(&self.posts).newest_overlapping(span, self.ring_items);
-        match post {
-            Some(post) => wait_unless_complete(&post, waiter),
-            None => Ok(()),
-        }
+        order_after_overlapping(&self.posts, span, self.ring_items, waiter)
     }
 
     /// Makes `waiter` (or the host, when `None`) wait for every reader's newest read of `span`.
     fn wait_reads_overlapping(&self, span: RingSpan, waiter: Option<&Stream>) -> Result<()> {
         for reader in self.read_readers().iter() {
-            let read = lock(&reader.reads).newest_overlapping(span, self.ring_items);
-            if let Some(read) = read {
-                wait_unless_complete(&read, waiter)?;
-            }
+            order_after_overlapping(&reader.reads, span, self.ring_items, waiter)?;
         }
         Ok(())
     }
@@ -464,16 +453,26 @@ impl Drop for Buffer {
     }
 }
 
-/// Orders `waiter` (or the host, when `None`) after `event`. Write-after-read waits are usually
-/// for work a lap of the ring ago, long complete; skipping those keeps cross-stream
-/// dependencies, which stall the copy engines between copies, off the GPU's queues.
-fn wait_unless_complete(event: &Event, waiter: Option<&Stream>) -> Result<()> {
-    if event.is_complete()? {
+/// Orders `waiter` (or the host, when `None`) after the newest record of `ring` that touched
+/// `span`. Write-after-read waits are mostly for work a lap of the ring ago, long complete:
+/// records known complete cost nothing, and a record found complete by a query is not waited
+/// for, which keeps needless cross-stream dependencies off the GPU's queues. The ring's lock
+/// is not held while waiting, so the recording thread never waits for this one.
+fn order_after_overlapping(ring: &Mutex<PendingWork>, span: RingSpan, ring_items: usize, waiter: Option<&Stream>) -> Result<()> {
+    let Some(record) = lock(ring).newest_pending_overlapping(span, ring_items) else {
+        return Ok(());
+    };
+    if record.event.is_complete()? {
+        lock(ring).mark_complete_through(record.sequence);
         return Ok(());
     }
     match waiter {
-        Some(stream) => stream.wait(event),
-        None => event.synchronize(),
+        Some(stream) => stream.wait(&record.event),
+        None => {
+            record.event.synchronize()?;
+            lock(ring).mark_complete_through(record.sequence);
+            Ok(())
+        }
     }
 }
 

@@ -2,11 +2,16 @@
 //!
 //! Each record says "this span of the ring is being written (or read) by device work that
 //! completes when this event does". A buffer keeps one ring for its posts (the producer's work
-//! and the DMA copies) and one per GPU reader (the reader's kernels). Recording into a slot
-//! that is still pending first waits for it on the host: that wait is what bounds how far the
-//! CPU runs ahead of the GPU (at most `SLOTS` records in flight), and it guarantees that every
-//! record dropped from the ring is complete, so only the records still in the ring need to be
-//! waited for. All records of one ring come from one stream at a time.
+//! and the DMA copies) and one per GPU reader (the reader's kernels). All records of one ring
+//! come from one stream at a time, so they complete in the order they were made: knowing that
+//! one is complete means every older one is. The ring keeps that knowledge as a flag per record
+//! (`pending`), so waits skip records known to be complete without asking the driver.
+//!
+//! Recording into a slot whose record is still pending first retires it: one query of the
+//! record half a ring newer usually proves it and its elders complete; otherwise the host
+//! waits for it. That wait is what bounds how far the CPU runs ahead of the GPU (at most
+//! `SLOTS` records in flight), and it guarantees that every record dropped from the ring is
+//! complete, so only the records still in the ring need to be waited for.
 
 use super::ring_span::RingSpan;
 use crate::device::Device;
@@ -21,61 +26,130 @@ pub const SLOTS: usize = 16;
 struct Record {
     event: Arc<Event>,
     span: RingSpan,
-    in_use: bool,
+    /// Position in the order of records made by this ring.
+    sequence: u64,
+    /// Not yet known to be complete.
+    pending: bool,
+}
+
+/// A record that may still be in flight, to wait for without holding the ring's lock.
+pub struct PendingRecord {
+    pub event: Arc<Event>,
+    pub sequence: u64,
 }
 
 pub struct PendingWork {
     records: Vec<Record>,
-    /// The slot the next record goes into; the newest record is just before it.
+    /// The slot the next record goes into: the oldest record; the newest is just before it.
     next: usize,
+    recorded: u64,
 }
 
 impl PendingWork {
     pub fn new(device: &Device, host_wait: HostWait) -> Result<Self> {
         let records = (0..SLOTS)
             .map(|_| {
-                Ok(Record { event: Arc::new(Event::new(device, host_wait)?), span: RingSpan::new(0, 0), in_use: false })
+                let event = Arc::new(Event::new(device, host_wait)?);
+                Ok(Record { event, span: RingSpan::new(0, 0), sequence: 0, pending: false })
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Self { records, next: 0 })
+        Ok(Self { records, next: 0, recorded: 0 })
     }
 
-    /// Marks `span` as busy until the work enqueued so far on `stream` completes.
-    pub fn record(&mut self, span: RingSpan, stream: &Stream) -> Result<()> {
-        let record = &mut self.records[self.next];
-        if record.in_use {
-            record.event.synchronize()?;
+    /// Marks `span` as busy until the work enqueued so far on `stream` completes; returns the
+    /// record's event.
+    pub fn record(&mut self, span: RingSpan, stream: &Stream) -> Result<Arc<Event>> {
+        if self.records[self.next].pending {
+            self.retire_oldest()?;
         }
+        let sequence = self.recorded;
+        let record = &mut self.records[self.next];
         record.event.record(stream)?;
         record.span = span;
-        record.in_use = true;
+        record.sequence = sequence;
+        record.pending = true;
+        let event = record.event.clone();
+        self.recorded += 1;
         self.next = (self.next + 1) % SLOTS;
-        Ok(())
+        Ok(event)
     }
 
-    /// Records from newest to oldest.
-    fn newest_first(&self) -> impl Iterator<Item = &Record> {
-        (1..=SLOTS).map(move |back| &self.records[(self.next + SLOTS - back) % SLOTS]).filter(|r| r.in_use)
-    }
-
-    /// The newest record whose span shares items with `span`: once it completes, all earlier
-    /// work on those items has too (records come from one stream, in order).
-    pub fn newest_overlapping(&self, span: RingSpan, ring_items: usize) -> Option<Arc<Event>> {
-        self.newest_first().find(|r| r.span.overlaps(&span, ring_items)).map(|r| r.event.clone())
-    }
-
-    /// The newest record, covering all work recorded so far.
-    pub fn newest(&self) -> Option<Arc<Event>> {
-        self.newest_first().next().map(|r| r.event.clone())
-    }
-
-    /// Waits on the host for every record, then forgets them. Called before the recording
-    /// stream changes, because the ring's "newest covers older" rule holds for one stream.
-    pub fn wait_all(&mut self) -> Result<()> {
-        for record in self.records.iter_mut().filter(|r| r.in_use) {
-            record.event.synchronize()?;
-            record.in_use = false;
+    /// Makes the oldest slot reusable, waiting on the host only if its work is still running.
+    fn retire_oldest(&mut self) -> Result<()> {
+        let probe = &self.records[(self.next + SLOTS / 2) % SLOTS];
+        if probe.pending && probe.event.is_complete()? {
+            self.mark_complete_through(probe.sequence);
+        }
+        let oldest = &self.records[self.next];
+        if oldest.pending {
+            oldest.event.synchronize()?;
+            self.mark_complete_through(oldest.sequence);
         }
         Ok(())
+    }
+
+    /// Records that record `sequence` and every older one are complete.
+    pub fn mark_complete_through(&mut self, sequence: u64) {
+        for record in self.records.iter_mut().filter(|r| r.sequence <= sequence) {
+            record.pending = false;
+        }
+    }
+
+    /// Pending records from newest to oldest.
+    fn pending_newest_first(&self) -> impl Iterator<Item = &Record> {
+        (1..=SLOTS).map(move |back| &self.records[(self.next + SLOTS - back) % SLOTS]).filter(|r| r.pending)
+    }
+
+    fn handle(record: &Record) -> PendingRecord {
+        PendingRecord { event: record.event.clone(), sequence: record.sequence }
+    }
+
+    /// The newest pending record whose span shares items with `span`: once it completes, all
+    /// earlier work on those items has too.
+    pub fn newest_pending_overlapping(&self, span: RingSpan, ring_items: usize) -> Option<PendingRecord> {
+        self.pending_newest_first().find(|r| r.span.overlaps(&span, ring_items)).map(Self::handle)
+    }
+
+    /// The newest record, if it may still be in flight: it covers all work recorded so far.
+    pub fn newest_pending(&self) -> Option<PendingRecord> {
+        self.pending_newest_first().next().map(Self::handle)
+    }
+
+    /// Waits on the host until every record is complete. Called before the recording stream
+    /// changes, because completion in order holds for one stream.
+    pub fn wait_all(&mut self) -> Result<()> {
+        if let Some(newest) = self.newest_pending() {
+            newest.event.synchronize()?;
+            self.mark_complete_through(newest.sequence);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::BackendChoice;
+
+    #[test]
+    fn completion_of_a_record_retires_its_elders_and_drops_them_from_waits() {
+        let device = Device::open(0, BackendChoice::Simulated).unwrap();
+        let stream = Stream::new(&device).unwrap();
+        let mut ring = PendingWork::new(&device, HostWait::Spin).unwrap();
+        for i in 0..5 {
+            ring.record(RingSpan::new(i * 10, 10), &stream).unwrap();
+        }
+        let overlapping = ring.newest_pending_overlapping(RingSpan::new(25, 1), 100).unwrap();
+        assert_eq!(overlapping.sequence, 2);
+        ring.mark_complete_through(2);
+        assert!(ring.newest_pending_overlapping(RingSpan::new(25, 1), 100).is_none());
+        assert_eq!(ring.newest_pending().unwrap().sequence, 4);
+        assert!(ring.newest_pending_overlapping(RingSpan::new(45, 1), 100).is_some());
+        for i in 0..40 {
+            ring.record(RingSpan::new(i % 100, 1), &stream).unwrap();
+        }
+        assert_eq!(ring.newest_pending().unwrap().sequence, 44);
+        ring.wait_all().unwrap();
+        assert!(ring.newest_pending().is_none());
     }
 }
