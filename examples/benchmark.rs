@@ -95,10 +95,9 @@ fn buffered_copy(device: &Device, settings: &Settings, chunk: usize, to_device: 
             })
         };
         // Like GNU Radio, the reader takes everything available, however many calls wrote it.
-        while let Some((index, n)) = edge.wait_items(reader, u64::MAX) {
-            if !to_device {
-                edge.buffer.wait_published(index, n as usize).unwrap();
-            }
+        while let Some((index, available)) = edge.wait_items(reader, u64::MAX) {
+            // A CPU reader takes the items already copied, so the copies stay queued.
+            let n = if to_device { available } else { support::pipeline::published(&edge.buffer, index, available) };
             edge.buffer.consume(reader, index, n as usize).unwrap();
             edge.release(reader, n);
         }

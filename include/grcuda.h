@@ -506,6 +506,17 @@ enum grcuda_status grcuda_buffer_wait_published(const struct grcuda_buffer *buff
                                                 size_t nitems);
 
 /**
+ * Reader thread: how many of the items `[read_index, read_index + nitems)` are published now
+ * (host-ready on device-to-host edges), without waiting. A CPU reader that reports only these
+ * as available never waits for a copy.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_buffer_published_items(const struct grcuda_buffer *buffer,
+                                                 size_t read_index,
+                                                 size_t nitems,
+                                                 size_t *published_out);
+
+/**
  * Blocks until all work the buffer knows of (copies, posts, recorded reads) is complete.
  */
 GRCUDA_MUST_USE enum grcuda_status grcuda_buffer_synchronize(const struct grcuda_buffer *buffer);

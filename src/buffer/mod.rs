@@ -432,6 +432,26 @@ impl Buffer {
         self.wait_newest_post_overlapping(span, None)
     }
 
+    /// How many of the items `[read_index, read_index + nitems)` are published now (host-ready
+    /// on device-to-host edges), without waiting: readers that report only these as available
+    /// never wait for a copy, and keep the copies queued back to back.
+    pub fn published_items(&self, read_index: usize, nitems: usize) -> Result<usize> {
+        let span = self.span(read_index, nitems, "published_items")?;
+        let records = lock(&self.posts).pending_overlapping_oldest_first(span, self.ring_items);
+        for (record_span, record) in records {
+            if !record.event.is_complete()? {
+                let first_item = RingSpan::new(read_index, 1);
+                if record_span.overlaps(&first_item, self.ring_items) {
+                    return Ok(0);
+                }
+                let ready = (record_span.start + self.ring_items - read_index) % self.ring_items;
+                return Ok(ready.min(nitems));
+            }
+            lock(&self.posts).mark_complete_through(record.sequence);
+        }
+        Ok(nitems)
+    }
+
     /// Blocks until all work this buffer knows of (posts, copies, recorded reads) is complete.
     pub fn synchronize(&self) -> Result<()> {
         lock(&self.posts).wait_all()?;

@@ -110,6 +110,17 @@ impl PendingWork {
         self.pending_newest_first().find(|r| r.span.overlaps(&span, ring_items)).map(Self::handle)
     }
 
+    /// Pending records whose spans share items with `span`, from oldest to newest.
+    pub fn pending_overlapping_oldest_first(&self, span: RingSpan, ring_items: usize) -> Vec<(RingSpan, PendingRecord)> {
+        let mut found: Vec<_> = self
+            .pending_newest_first()
+            .filter(|r| r.span.overlaps(&span, ring_items))
+            .map(|r| (r.span, Self::handle(r)))
+            .collect();
+        found.reverse();
+        found
+    }
+
     /// The newest record, if it may still be in flight: it covers all work recorded so far.
     pub fn newest_pending(&self) -> Option<PendingRecord> {
         self.pending_newest_first().next().map(Self::handle)

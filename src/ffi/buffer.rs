@@ -200,6 +200,24 @@ pub extern "C" fn grcuda_buffer_wait_published(buffer: *const grcuda_buffer, rea
     guard(|| buffer_argument(buffer)?.wait_published(read_index, nitems))
 }
 
+/// Reader thread: how many of the items `[read_index, read_index + nitems)` are published now
+/// (host-ready on device-to-host edges), without waiting. A CPU reader that reports only these
+/// as available never waits for a copy.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_buffer_published_items(
+    buffer: *const grcuda_buffer,
+    read_index: usize,
+    nitems: usize,
+    published_out: *mut usize,
+) -> grcuda_status {
+    guard(|| {
+        let out = out_param(published_out, "published_out", 0)?;
+        *out = buffer_argument(buffer)?.published_items(read_index, nitems)?;
+        Ok(())
+    })
+}
+
 /// Blocks until all work the buffer knows of (copies, posts, recorded reads) is complete.
 #[must_use]
 #[unsafe(no_mangle)]

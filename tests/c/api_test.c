@@ -174,6 +174,11 @@ static void test_buffer_errors(struct grcuda_device *device) {
     OK(grcuda_buffer_consume(buffer, 0, 0, 0));
     OK(grcuda_buffer_wait_published(buffer, 0, n));
     INVALID(grcuda_buffer_wait_published(buffer, n, 1), "out of range");
+    size_t published = 99;
+    OK(grcuda_buffer_published_items(buffer, 0, n, &published));
+    CHECK(published == n); /* nothing was posted, so nothing is pending */
+    INVALID(grcuda_buffer_published_items(buffer, 0, n + 1, &published), "exceeds");
+    CHECK(published == 0);
 
     struct grcuda_buffer *host_to_device = NULL;
     OK(grcuda_buffer_new(device, 4, 100, GRCUDA_HOST_WAIT_SPIN, &host_to_device));
@@ -246,6 +251,9 @@ static void test_chain(struct grcuda_device *device) {
         /* CPU sink waits for the host copy and checks. */
         const void *result = NULL;
         OK(grcuda_buffer_wait_published(edges[2], position, chunk));
+        size_t published = 0;
+        OK(grcuda_buffer_published_items(edges[2], position, chunk, &published));
+        CHECK(published == chunk);
         OK(grcuda_buffer_reader_pointer(edges[2], position, &result));
         for (size_t i = 0; i < chunk; i++) {
             if (((const float *)result)[i] != (float)(lap * chunk + i)) {

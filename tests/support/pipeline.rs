@@ -133,11 +133,24 @@ fn gpu_copy_block(
     output.finish();
 }
 
+/// How a CPU reader takes host-ready items: those already published, or, when none are, waits
+/// for the first one. Returns how many of the `available` items it may read now.
+pub fn published(buffer: &Buffer, index: usize, available: u64) -> u64 {
+    let ready = buffer.published_items(index, available as usize).unwrap();
+    if ready > 0 {
+        return ready as u64;
+    }
+    buffer.wait_published(index, 1).unwrap();
+    let ready = buffer.published_items(index, available as usize).unwrap();
+    assert!(ready > 0, "after waiting for item {index}, it must be published");
+    ready as u64
+}
+
 fn cpu_sink(input: &Edge, reader: usize, item_size: usize, max_chunk: u64, seed: u64) -> u64 {
     let mut chunks = Chunks(seed);
     let mut checked = 0u64;
-    while let Some((index, n)) = input.wait_items(reader, chunks.next(max_chunk)) {
-        input.buffer.wait_published(index, n as usize).unwrap();
+    while let Some((index, available)) = input.wait_items(reader, chunks.next(max_chunk)) {
+        let n = published(&input.buffer, index, available);
         let pointer = input.buffer.reader_pointer(index).unwrap() as *const u8;
         let bytes = unsafe { std::slice::from_raw_parts(pointer, n as usize * item_size) };
         for (k, &byte) in bytes.iter().enumerate() {
