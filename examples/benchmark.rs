@@ -94,9 +94,10 @@ fn buffered_copy(device: &Device, settings: &Settings, chunk: usize, to_device: 
                 edge.finish();
             })
         };
-        // Like GNU Radio, the reader takes everything available, however many calls wrote it.
-        while let Some((index, available)) = edge.wait_items(reader, u64::MAX) {
-            // A CPU reader takes the items already copied, so the copies stay queued.
+        // The GPU reader works on one call's worth per work() (a block whose output is the same
+        // size); the CPU reader takes every item already copied, so the copies stay queued.
+        let want = if to_device { items } else { u64::MAX };
+        while let Some((index, available)) = edge.wait_items(reader, want) {
             let n = if to_device { available } else { support::pipeline::published(&edge.buffer, index, available) };
             edge.buffer.consume(reader, index, n as usize).unwrap();
             edge.release(reader, n);
@@ -322,7 +323,8 @@ fn main() {
     );
     println!(
         "{} per measurement, median of {} runs after a warm-up; buffers hold 8 calls' worth (copies) \
-         or {MULTIPLY_RING_CALLS} (multiply); readers take all items available, as in GNU Radio.\n",
+         or {MULTIPLY_RING_CALLS} (multiply). GPU readers take one call's worth per work(), CPU readers \
+         every item already copied.\n",
         human_bytes(settings.volume),
         settings.repeats
     );
