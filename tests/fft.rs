@@ -5,67 +5,20 @@
 //! ||actual - expected|| / ||expected|| (the natural measure for an FFT, whose rounding error
 //! is spread evenly over the bins) and must stay under 1e-5.
 
+mod support;
+
 use grcuda::fft::{self, FftKind};
 use grcuda::kernels::Complex32;
-use grcuda::memory::{DeviceAllocation, PinnedAllocation};
-use grcuda::{BackendChoice, Device, ErrorKind, Stream};
+use grcuda::{ErrorKind, Stream};
 use num_complex::Complex;
 use rand::rngs::StdRng;
+use support::device_memory::Harness;
 use rand::{RngExt, SeedableRng};
 use rustfft::{FftDirection, FftPlanner};
 use std::f64::consts::PI;
-use std::io::Write;
-use std::sync::Once;
 
 const TOLERANCE: f64 = 1e-5;
 
-struct Harness {
-    device: Device,
-    stream: Stream,
-}
-
-impl Harness {
-    fn new() -> Harness {
-        let device = Device::open(0, BackendChoice::Auto).expect("opening device 0");
-        static REPORTED: Once = Once::new();
-        REPORTED.call_once(|| {
-            // Straight to the stream, past the test harness's capture, so every run shows it.
-            let _ = writeln!(std::io::stderr(), "FFT tests on backend {:?} ({})", device.backend(), device.info().name);
-        });
-        let stream = Stream::new(&device).expect("creating a stream");
-        Harness { device, stream }
-    }
-
-    fn allocate<T>(&self, count: usize) -> DeviceAllocation {
-        DeviceAllocation::new(&self.device, (count * size_of::<T>()).max(1)).expect("allocating device memory")
-    }
-
-    fn upload<T: Copy>(&self, values: &[T]) -> DeviceAllocation {
-        let allocation = self.allocate::<T>(values.len());
-        let bytes = size_of_val(values);
-        let mut staging = PinnedAllocation::new(&self.device, bytes.max(1)).unwrap();
-        unsafe {
-            staging.as_mut_slice()[..bytes].copy_from_slice(std::slice::from_raw_parts(values.as_ptr().cast(), bytes));
-            self.stream.copy_async(allocation.address(), staging.address(), bytes).unwrap();
-        }
-        self.stream.synchronize().unwrap();
-        allocation
-    }
-
-    /// Waits for the stream's work, then reads `count` complex items at `address`.
-    fn read(&self, address: u64, count: usize) -> Vec<Complex32> {
-        let bytes = count * size_of::<Complex32>();
-        let mut staging = PinnedAllocation::new(&self.device, bytes.max(1)).unwrap();
-        unsafe { self.stream.copy_async(staging.address(), address, bytes).unwrap() };
-        self.stream.synchronize().unwrap();
-        let mut values = Vec::<Complex32>::with_capacity(count);
-        unsafe {
-            std::ptr::copy_nonoverlapping(staging.as_mut_slice().as_ptr(), values.as_mut_ptr().cast::<u8>(), bytes);
-            values.set_len(count);
-        }
-        values
-    }
-}
 
 fn random_complex(rng: &mut StdRng, count: usize) -> Vec<Complex32> {
     (0..count).map(|_| Complex32::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))).collect()
@@ -144,7 +97,7 @@ const KINDS: [FftKind; 3] = [FftKind::Forward, FftKind::Inverse, FftKind::RealFo
 
 #[test]
 fn small_sizes_match_the_naive_dft() {
-    let harness = Harness::new();
+    let harness = Harness::new("FFT tests");
     let mut rng = StdRng::seed_from_u64(1);
     for kind in KINDS {
         for &size in &[1, 2, 3, 4, 5, 8, 15, 16, 17, 64, 100, 127] {
@@ -157,7 +110,7 @@ fn small_sizes_match_the_naive_dft() {
 
 #[test]
 fn large_sizes_match_rustfft_in_double_precision() {
-    let harness = Harness::new();
+    let harness = Harness::new("FFT tests");
     let mut rng = StdRng::seed_from_u64(2);
     // Powers of two, a prime (Bluestein's algorithm in both libraries), a mixed radix, and one
     // big transform.
@@ -170,7 +123,7 @@ fn large_sizes_match_rustfft_in_double_precision() {
 
 #[test]
 fn in_place_forward_then_inverse_multiplies_by_size() {
-    let harness = Harness::new();
+    let harness = Harness::new("FFT tests");
     let mut rng = StdRng::seed_from_u64(3);
     let (size, batch) = (1000, 4);
     let input = random_complex(&mut rng, size * batch);
@@ -185,7 +138,7 @@ fn in_place_forward_then_inverse_multiplies_by_size() {
 
 #[test]
 fn one_plan_serves_two_streams() {
-    let harness = Harness::new();
+    let harness = Harness::new("FFT tests");
     let other_stream = Stream::new(&harness.device).unwrap();
     let mut rng = StdRng::seed_from_u64(4);
     let (size, batch) = (256, 8);
@@ -217,7 +170,7 @@ fn one_plan_serves_two_streams() {
 
 #[test]
 fn bad_arguments_are_rejected_and_empty_batches_do_nothing() {
-    let harness = Harness::new();
+    let harness = Harness::new("FFT tests");
     let buffer = harness.allocate::<Complex32>(64);
     let other = harness.allocate::<Complex32>(64);
     let (a, b) = (buffer.address(), other.address());

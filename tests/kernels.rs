@@ -7,16 +7,17 @@
 //! floats in f64. Float results must agree to a relative error of 1e-5, measured against the
 //! size of the terms (so that cancellation cannot make a correct sum look wrong).
 
+mod support;
+
 use grcuda::kernels::{self, Complex32, Element, WindowElement};
-use grcuda::memory::{DeviceAllocation, PinnedAllocation};
-use grcuda::{BackendChoice, Device, ErrorKind, Stream};
+use grcuda::memory::DeviceAllocation;
+use grcuda::ErrorKind;
 use num_complex::Complex;
 use rand::rngs::StdRng;
+use support::device_memory::Harness;
 use rand::{RngExt, SeedableRng};
 use std::fmt::Debug;
-use std::io::Write;
 use std::ops::{Add, Mul};
-use std::sync::Once;
 
 const TOLERANCE: f64 = 1e-5;
 
@@ -25,61 +26,6 @@ const COUNTS: &[usize] = &[1, 255, 1000, 1 << 22];
 
 // ---- device, data movement and random data ----
 
-struct Harness {
-    device: Device,
-    stream: Stream,
-}
-
-impl Harness {
-    fn new() -> Harness {
-        let device = Device::open(0, BackendChoice::Auto).expect("opening device 0");
-        static REPORTED: Once = Once::new();
-        REPORTED.call_once(|| {
-            // Straight to the stream, past the test harness's capture, so every run shows it.
-            let _ =
-                writeln!(std::io::stderr(), "kernel tests on backend {:?} ({})", device.backend(), device.info().name);
-        });
-        let stream = Stream::new(&device).expect("creating a stream");
-        Harness { device, stream }
-    }
-
-    /// Device memory for `count` items of `T` (at least one byte), contents unspecified.
-    fn allocate<T>(&self, count: usize) -> DeviceAllocation {
-        DeviceAllocation::new(&self.device, (count * size_of::<T>()).max(1)).expect("allocating device memory")
-    }
-
-    fn upload<T: Copy>(&self, values: &[T]) -> DeviceAllocation {
-        let allocation = self.allocate::<T>(values.len());
-        self.write(allocation.address(), values);
-        allocation
-    }
-
-    /// Copies `values` to device address `address` and waits.
-    fn write<T: Copy>(&self, address: u64, values: &[T]) {
-        let bytes = size_of_val(values);
-        let mut staging = PinnedAllocation::new(&self.device, bytes.max(1)).unwrap();
-        unsafe {
-            let source = std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), bytes);
-            staging.as_mut_slice()[..bytes].copy_from_slice(source);
-            self.stream.copy_async(address, staging.address(), bytes).unwrap();
-        }
-        self.stream.synchronize().unwrap();
-    }
-
-    /// Waits for the stream's work, then reads `count` items of `T` at device address `address`.
-    fn read<T: Copy>(&self, address: u64, count: usize) -> Vec<T> {
-        let bytes = count * size_of::<T>();
-        let mut staging = PinnedAllocation::new(&self.device, bytes.max(1)).unwrap();
-        unsafe { self.stream.copy_async(staging.address(), address, bytes).unwrap() };
-        self.stream.synchronize().unwrap();
-        let mut values = Vec::<T>::with_capacity(count);
-        unsafe {
-            std::ptr::copy_nonoverlapping(staging.as_mut_slice().as_ptr(), values.as_mut_ptr().cast::<u8>(), bytes);
-            values.set_len(count);
-        }
-        values
-    }
-}
 
 /// The item types under test, with an exact reference arithmetic for each.
 trait Sample: Element + Debug + PartialEq {
@@ -168,7 +114,7 @@ fn assert_relative(what: &str, index: usize, actual: f32, expected: f64, scale: 
 
 #[test]
 fn copy_moves_every_byte_at_any_alignment() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(1);
     // (input offset, output offset): both aligned (16-byte units), 8-, 2- and 1-byte units.
     let offsets = [(0, 0), (8, 24), (2, 6), (1, 3)];
@@ -190,7 +136,7 @@ fn copy_moves_every_byte_at_any_alignment() {
 
 #[test]
 fn copy_to_itself_is_a_no_op_and_overlap_is_rejected() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let data = random_bytes(&mut StdRng::seed_from_u64(2), 64);
     let buffer = harness.upload(&data);
     unsafe { kernels::copy(&harness.stream, buffer.address(), buffer.address(), 64).unwrap() };
@@ -202,7 +148,7 @@ fn copy_to_itself_is_a_no_op_and_overlap_is_rejected() {
 // ---- multiply by a constant ----
 
 fn check_multiply_const<T: Sample>(seed: u64) {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(seed);
     for &count in COUNTS {
         for in_place in [false, true] {
@@ -251,7 +197,7 @@ fn multiply_const_complex64() {
 // ---- add ----
 
 fn check_add<T: Sample>(seed: u64) {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(seed);
     for &inputs in &[1, 3, 16, 17, 40] {
         for &count in &[1, 1000] {
@@ -309,7 +255,7 @@ fn add_complex64() {
 
 #[test]
 fn add_rejects_no_inputs_and_late_in_place_outputs() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let buffers: Vec<DeviceAllocation> = (0..17).map(|_| harness.allocate::<f32>(8)).collect();
     let addresses: Vec<u64> = buffers.iter().map(|b| b.address()).collect();
     let no_inputs = unsafe { kernels::add::<f32>(&harness.stream, &[], addresses[0], 8) }.unwrap_err();
@@ -325,7 +271,7 @@ fn add_rejects_no_inputs_and_late_in_place_outputs() {
 
 #[test]
 fn magnitude_and_magnitude_squared() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(30);
     for &count in COUNTS {
         let input = random_values::<Complex32>(&mut rng, count);
@@ -349,7 +295,7 @@ fn magnitude_and_magnitude_squared() {
 
 #[test]
 fn nlog10_matches_log10_and_keeps_its_edge_values() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(40);
     for &count in COUNTS {
         for in_place in [false, true] {
@@ -381,7 +327,7 @@ fn nlog10_matches_log10_and_keeps_its_edge_values() {
 
 #[test]
 fn fft_shift_matches_numpy_for_even_and_odd_lengths() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(50);
     for &length in &[1, 2, 3, 5, 8, 1023, 1024] {
         for &vectors in &[1, 3, 7] {
@@ -417,7 +363,7 @@ fn check_window<T: Sample + WindowElement>(seed: u64)
 where
     T::Exact: Mul<f64, Output = T::Exact>,
 {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(seed);
     for &length in &[1, 7, 1000, 1024] {
         for &vectors in &[1, 5] {
@@ -469,7 +415,7 @@ fn window_complex64() {
 
 #[test]
 fn interleave_and_deinterleave_any_item_size() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let mut rng = StdRng::seed_from_u64(70);
     for &item_size in &[1, 2, 3, 4, 8, 12, 16, 24] {
         for &streams in &[1, 3, 17] {
@@ -516,7 +462,7 @@ fn check_interleave(harness: &Harness, rng: &mut StdRng, item_size: usize, strea
 
 #[test]
 fn interleave_rejects_bad_arguments() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let buffer = harness.allocate::<u8>(64);
     let other = harness.allocate::<u8>(64);
     let address = buffer.address();
@@ -535,7 +481,7 @@ fn interleave_rejects_bad_arguments() {
 
 #[test]
 fn zero_counts_do_nothing_even_with_null_addresses() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let stream = &harness.stream;
     unsafe {
         kernels::copy(stream, 0, 0, 0).unwrap();
@@ -552,7 +498,7 @@ fn zero_counts_do_nothing_even_with_null_addresses() {
 
 #[test]
 fn bad_addresses_and_sizes_are_invalid_arguments() {
-    let harness = Harness::new();
+    let harness = Harness::new("kernel tests");
     let stream = &harness.stream;
     let buffer = harness.allocate::<Complex32>(64);
     let other = harness.allocate::<Complex32>(64);

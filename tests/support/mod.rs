@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod device_memory;
 pub mod pipeline;
 
 use grcuda::buffer::{Buffer, ReaderId};
