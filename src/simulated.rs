@@ -6,6 +6,7 @@
 //! created and comes back when they are freed, exactly as leak tests expect of a GPU.
 
 use crate::device::{Backend, DeviceInfo};
+use crate::error::{Error, ErrorKind, Result};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The memory the simulated device pretends to have.
@@ -34,8 +35,25 @@ pub(crate) fn free_memory() -> usize {
     SIMULATED_TOTAL_MEMORY.saturating_sub(ALLOCATED.load(Ordering::Relaxed))
 }
 
-pub(crate) fn account_allocation(bytes: usize) {
-    ALLOCATED.fetch_add(bytes, Ordering::Relaxed);
+/// Reserves `bytes` of the simulated device memory, failing as cuMemAlloc would when the
+/// device is full.
+pub(crate) fn account_allocation(bytes: usize) -> Result<()> {
+    ALLOCATED
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |allocated| {
+            allocated.checked_add(bytes).filter(|&total| total <= SIMULATED_TOTAL_MEMORY)
+        })
+        .map(|_| ())
+        .map_err(|allocated| {
+            Error::new(
+                ErrorKind::OutOfMemory,
+                format!(
+                    "out of simulated device memory allocating {bytes} bytes ({} of {} bytes free); \
+                     free device memory or ask for smaller buffers",
+                    SIMULATED_TOTAL_MEMORY.saturating_sub(allocated),
+                    SIMULATED_TOTAL_MEMORY
+                ),
+            )
+        })
 }
 
 pub(crate) fn account_release(bytes: usize) {

@@ -70,4 +70,9 @@ fn allocation_failures_are_reported_not_fatal() {
     assert!(error.message().contains("size is 0"), "{error}");
     let error = Buffer::new(&device, 4, 1 << 40, HostWait::Spin).err().expect("a 4 TiB buffer must fail");
     assert_eq!(error.kind(), grcuda::ErrorKind::InvalidArgument, "{error}");
+    let error = DeviceAllocation::new(&device, 1 << 42).err().expect("a 4 TiB allocation must fail");
+    assert_eq!(error.kind(), grcuda::ErrorKind::OutOfMemory, "{error}");
+    assert!(error.message().contains("free device memory"), "the message must say what to do: {error}");
+    // The device still works after the failure.
+    drop(DeviceAllocation::new(&device, 4096).unwrap());
 }

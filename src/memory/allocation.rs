@@ -53,9 +53,8 @@ impl DeviceAllocation {
         check_size(bytes)?;
         let address = match device.cuda_context() {
             None => {
-                let address = simulated_allocate(bytes)?;
-                simulated::account_allocation(bytes);
-                address
+                simulated::account_allocation(bytes)?;
+                simulated_allocate(bytes).inspect_err(|_| simulated::account_release(bytes))?
             }
             Some(_) => {
                 device.bind()?;

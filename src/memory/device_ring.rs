@@ -39,8 +39,8 @@ impl DeviceRing {
         }
         let storage = match device.cuda_context() {
             None => {
-                let mapping = DoubleMappedHost::new(size)?;
-                simulated::account_allocation(size);
+                simulated::account_allocation(size)?;
+                let mapping = DoubleMappedHost::new(size).inspect_err(|_| simulated::account_release(size))?;
                 Storage::Simulated(mapping)
             }
             Some(context) => {

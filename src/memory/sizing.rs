@@ -67,6 +67,9 @@ mod tests {
         assert!(ring_bytes(4, 0, 4096).is_err());
         assert!(ring_bytes(usize::MAX, 8, 4096).is_err());
         assert!(ring_bytes(1 << 40, 8, 4096).is_err());
+        let no_vmm = ring_bytes(16, 4, 0).unwrap_err();
+        assert_eq!(no_vmm.kind(), crate::ErrorKind::Unsupported);
+        assert!(no_vmm.message().contains("virtual memory management"), "{no_vmm}");
         let message = ring_bytes(usize::MAX / 2, 4, 4096).unwrap_err().to_string();
         assert!(message.contains("exceeds"), "{message}");
     }

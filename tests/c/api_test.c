@@ -99,6 +99,8 @@ static void test_streams_events_memory(struct grcuda_device *device) {
     CHECK(ring == NULL);
     INVALID(grcuda_memory_new(device, 42, 16, &ring), "memory kind 42 is unknown");
     INVALID(grcuda_memory_new(device, GRCUDA_MEMORY_DEVICE_RING, (size_t)-1, &ring), "exceeds");
+    FAILS_WITH(grcuda_memory_new(device, GRCUDA_MEMORY_DEVICE, (size_t)1 << 42, &ring),
+               GRCUDA_STATUS_OUT_OF_MEMORY, "free device memory");
     OK(grcuda_memory_new(device, GRCUDA_MEMORY_DEVICE_RING, 1, &ring));
     CHECK(grcuda_memory_size(ring) > 0);
 
