@@ -278,9 +278,12 @@ typedef struct grcuda_device_info {
      */
     char name[GRCUDA_DEVICE_NAME_SIZE];
     /**
-     * Compute capability, e.g. 9 and 0 for an H200 (0 and 0 when simulated).
+     * Compute capability, major part: 9 for an H200 (0 when simulated).
      */
     int32_t compute_capability_major;
+    /**
+     * Compute capability, minor part: 0 for an H200 (0 when simulated).
+     */
     int32_t compute_capability_minor;
     /**
      * Streaming multiprocessors (CPU threads when simulated).

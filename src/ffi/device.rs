@@ -35,8 +35,9 @@ pub struct grcuda_device_info {
     pub ordinal: i32,
     /// The device name, NUL-terminated (truncated if longer).
     pub name: [c_char; GRCUDA_DEVICE_NAME_SIZE],
-    /// Compute capability, e.g. 9 and 0 for an H200 (0 and 0 when simulated).
+    /// Compute capability, major part: 9 for an H200 (0 when simulated).
     pub compute_capability_major: i32,
+    /// Compute capability, minor part: 0 for an H200 (0 when simulated).
     pub compute_capability_minor: i32,
     /// Streaming multiprocessors (CPU threads when simulated).
     pub multiprocessor_count: i32,
