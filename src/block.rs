@@ -63,14 +63,6 @@ impl Block {
         Ok(self.outputs.len() - 1)
     }
 
-    pub fn input_count(&self) -> usize {
-        self.inputs.len()
-    }
-
-    pub fn output_count(&self) -> usize {
-        self.outputs.len()
-    }
-
     /// The reader id of input `port` in its buffer.
     pub fn input_reader(&self, port: usize) -> Result<ReaderId> {
         Ok(self.input(port)?.reader)

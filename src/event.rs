@@ -35,15 +35,6 @@ impl Event {
         if host_wait == HostWait::Block {
             flags |= sys::CUevent_flags::CU_EVENT_BLOCKING_SYNC as u32;
         }
-        Self::with_flags(device, flags)
-    }
-
-    /// An event that records time, for [`Event::elapsed_ms`] in benchmarks.
-    pub fn new_timed(device: &Device) -> Result<Event> {
-        Self::with_flags(device, sys::CUevent_flags::CU_EVENT_DEFAULT as u32)
-    }
-
-    fn with_flags(device: &Device, flags: u32) -> Result<Event> {
         let raw = match device.cuda_context() {
             None => std::ptr::null_mut(),
             Some(_) => {
@@ -89,15 +80,6 @@ impl Event {
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
             Err(e) => Err(crate::error::Error::driver("cuEventQuery", e)),
         }
-    }
-
-    /// Milliseconds between two completed records of timed events (0 when simulated).
-    pub fn elapsed_ms(start: &Event, end: &Event) -> Result<f32> {
-        if start.device.is_simulated() {
-            return Ok(0.0);
-        }
-        start.device.bind()?;
-        unsafe { result::event::elapsed(start.raw, end.raw) }.during("cuEventElapsedTime")
     }
 }
 

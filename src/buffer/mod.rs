@@ -136,10 +136,6 @@ impl Buffer {
         })
     }
 
-    pub fn device(&self) -> &Device {
-        &self.device
-    }
-
     pub fn item_size(&self) -> usize {
         self.item_size
     }
@@ -247,10 +243,6 @@ impl Buffer {
         Ok(())
     }
 
-    pub fn reader_count(&self) -> usize {
-        self.read_readers().len()
-    }
-
     fn read_readers(&self) -> std::sync::RwLockReadGuard<'_, Vec<Arc<Reader>>> {
         self.readers.read().unwrap_or_else(|p| p.into_inner())
     }
@@ -303,16 +295,6 @@ impl Buffer {
             _ => self.device_ring.address(),
         };
         Ok(base + self.byte_offset(index))
-    }
-
-    /// Device address of the device ring (both mappings: 2N items are addressable).
-    pub fn device_address(&self) -> u64 {
-        self.device_ring.address()
-    }
-
-    /// Host address of the pinned host ring, once a host/device transfer type is set.
-    pub fn host_address(&self) -> Option<u64> {
-        self.transfer.get().and_then(|t| t.host_ring.as_ref()).map(HostRing::address)
     }
 
     /// Called by the writer before it writes up to `nitems` items from `write_index`: makes the
