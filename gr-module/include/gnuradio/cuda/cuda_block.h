@@ -1,0 +1,120 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_CUDA_BLOCK_H
+#define INCLUDED_CUDA_CUDA_BLOCK_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/block_detail.h>
+#include <gnuradio/cuda/api.h>
+#include <gnuradio/sync_block.h>
+#include <grcuda.h>
+#include <cstdint>
+#include <vector>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief A GPU block's share of libgrcuda: its own CUDA stream, and its registration with
+ * the cuda_buffers on its ports.
+ *
+ * start() registers the stream as writer of every cuda_buffer output and reader of every
+ * cuda_buffer input; report_consumed() tells an input's buffer that the block's work on
+ * items it is about to consume is enqueued, so the writer upstream waits for it before
+ * overwriting them. Used by one block's thread at a time.
+ */
+class CUDA_API block_context
+{
+public:
+    block_context();
+    ~block_context();
+    block_context(const block_context&) = delete;
+    block_context& operator=(const block_context&) = delete;
+
+    //! The block's CUstream (a cudaStream_t) as an integer; 0 on the simulated backend.
+    uint64_t stream_handle() const;
+    const grcuda_stream* stream() const;
+
+    //! Registers with the buffers of \p self's ports (from start()).
+    void attach(gr::block& self);
+    //! Input \p port of \p self: \p nitems items from its read index will be consumed.
+    void report_consumed(gr::block& self, int port, int nitems);
+    //! Waits until all work on the stream is done (from stop()).
+    void synchronize();
+
+private:
+    grcuda_block* d_block = nullptr;
+};
+
+/*!
+ * \brief Base of GPU blocks that implement general_work() themselves.
+ *
+ * \p Interface is the block's public interface class (deriving from gr::block or a
+ * subclass). Before each consume()/consume_each(), call report_consumed(); enqueue all work
+ * on stream().
+ */
+template <class Interface>
+class cuda_block : public Interface
+{
+public:
+    bool start() override
+    {
+        d_context.attach(*this);
+        return Interface::start();
+    }
+
+    bool stop() override
+    {
+        d_context.synchronize();
+        return Interface::stop();
+    }
+
+protected:
+    //! The stream to launch kernels on (a cudaStream_t), or 0 on the simulated backend.
+    uint64_t stream() const { return d_context.stream_handle(); }
+    const grcuda_stream* stream_handle() const { return d_context.stream(); }
+    void report_consumed(int port, int nitems) { d_context.report_consumed(*this, port, nitems); }
+    void report_consumed_each(int nitems)
+    {
+        for (int port = 0; port < this->detail()->ninputs(); port++) {
+            report_consumed(port, nitems);
+        }
+    }
+
+private:
+    block_context d_context;
+};
+
+/*!
+ * \brief Base of GPU sync blocks (gr::sync_block, sync_decimator, sync_interpolator):
+ * work() only launches kernels on stream(); this class reports the consumption to the
+ * buffers before GNU Radio frees the items, exactly as the sync block itself consumes.
+ */
+template <class Interface>
+class cuda_sync_block : public cuda_block<Interface>
+{
+public:
+    int general_work(int noutput_items,
+                     gr_vector_int& /* ninput_items: a sync block reads what it produces */,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override
+    {
+        const int produced = this->work(noutput_items, input_items, output_items);
+        if (produced > 0) {
+            // What sync_block, sync_decimator and sync_interpolator each consume.
+            const int consumed =
+                this->fixed_rate_noutput_to_ninput(produced) - (this->history() - 1);
+            this->report_consumed_each(consumed);
+            this->consume_each(consumed);
+        }
+        return produced;
+    }
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_CUDA_BLOCK_H */

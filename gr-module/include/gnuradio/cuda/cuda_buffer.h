@@ -1,0 +1,98 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_CUDA_BUFFER_H
+#define INCLUDED_CUDA_CUDA_BUFFER_H
+
+#include <gnuradio/buffer_single_mapped.h>
+#include <gnuradio/buffer_type.h>
+#include <gnuradio/cuda/api.h>
+#include <grcuda.h>
+#include <map>
+#include <mutex>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief GNU Radio buffer in GPU memory; blocks name it in their io_signature.
+ *
+ * Storage and synchronisation live in libgrcuda (a grcuda_buffer): a device ring mapped
+ * twice, so any span of up to bufsize() items is contiguous, and on CPU<->GPU edges a pinned
+ * host ring and the copy between them. GNU Radio decides the edge's transfer type; this class
+ * forwards its hooks:
+ * - write_pointer(): host memory for a CPU writer, device memory otherwise; the writer is
+ *   first ordered after earlier reads of the span it may write;
+ * - post_work(): the host<->device copy and the ordering of every GPU reader after the data;
+ * - _read_pointer(): device memory for GPU readers; host memory for CPU readers, which first
+ *   wait until the copy of what they will read is done.
+ * GPU blocks (cuda_block) register their streams and report what they consumed.
+ *
+ * Because the ring is mapped twice, reads and writes may run across its end: space and
+ * item counts are circular, and the realigning callbacks of buffer_single_mapped are never
+ * needed.
+ */
+class CUDA_API cuda_buffer : public gr::buffer_single_mapped
+{
+public:
+    static gr::buffer_type type;
+
+    static gr::buffer_sptr make_buffer(int nitems,
+                                       size_t sizeof_item,
+                                       uint64_t downstream_lcm_nitems,
+                                       uint32_t downstream_max_out_mult,
+                                       gr::block_sptr link,
+                                       gr::block_sptr buf_owner);
+
+    ~cuda_buffer() override;
+
+    //! For GNU Radio releases after 3.10.12, where gr::buffer declares it; not `override`
+    //! so that this compiles against 3.10.5.1 too.
+    gr::buffer_type get_buffer_type() const { return type; }
+
+    int space_available() override;
+    void* write_pointer() override;
+    const void* _read_pointer(unsigned int read_index) override;
+    void post_work(int nitems) override;
+    bool input_blocked_callback(int items_required,
+                                int items_avail,
+                                unsigned read_index) override;
+    bool output_blocked_callback(int output_multiple, bool force) override;
+
+    //! The writer (a GPU block) enqueues its work on \p stream.
+    void attach_writer(const grcuda_stream* stream);
+    //! A GPU block reads through \p reader and enqueues its work on \p stream.
+    void attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream);
+    //! A GPU reader enqueued all its work on \p nitems items from its read index; called
+    //! before GNU Radio's consume() frees them for the writer.
+    void report_consumed(const gr::buffer_reader* reader, int nitems);
+
+    const grcuda_buffer* handle() const { return d_handle; }
+
+protected:
+    bool do_allocate_buffer(size_t final_nitems, size_t sizeof_item) override;
+    unsigned index_sub(unsigned a, unsigned b) override;
+
+private:
+    cuda_buffer(int nitems,
+                size_t sizeof_item,
+                uint64_t downstream_lcm_nitems,
+                uint32_t downstream_max_out_mult,
+                gr::block_sptr link,
+                gr::block_sptr buf_owner);
+
+    //! Passes GNU Radio's transfer type to libgrcuda once it is known.
+    void forward_transfer_type();
+
+    grcuda_buffer* d_handle = nullptr;
+    std::once_flag d_transfer_forwarded;
+    std::mutex d_readers_mutex;
+    std::map<const gr::buffer_reader*, size_t> d_gpu_readers;
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_CUDA_BUFFER_H */

@@ -1,0 +1,34 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_DEVICE_H
+#define INCLUDED_CUDA_DEVICE_H
+
+#include <gnuradio/cuda/api.h>
+#include <grcuda.h>
+#include <string>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief The device every block and buffer of this process uses.
+ *
+ * Opened on first use: ordinal $GRCUDA_DEVICE (default 0) on the backend $GRCUDA_BACKEND
+ * chooses (cuda, simulated, or auto: the GPU when there is one). Logs once which it is.
+ * Throws std::runtime_error with the library's message when no device can be opened.
+ */
+CUDA_API const grcuda_device* device();
+
+//! Whether device() is the simulated backend (host memory, CPU kernels).
+CUDA_API bool simulated();
+
+//! Throws std::runtime_error("<what>: <message>") when \p status is not GRCUDA_STATUS_OK.
+CUDA_API void check(grcuda_status status, const char* what);
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_DEVICE_H */

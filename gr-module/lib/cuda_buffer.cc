@@ -1,0 +1,245 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// cuda_buffer forwards GNU Radio's buffer hooks to libgrcuda (see the class comment). Which
+// thread calls what: the control thread constructs the buffer and sets the transfer type;
+// the writer's thread calls write_pointer() and post_work(); each reader's thread calls
+// _read_pointer() and report_consumed(); space_available() runs with the buffer mutex held.
+// This follows GNU Radio 3.10.5.1's checklist for custom buffers: derive from
+// buffer_single_mapped, allocate in the constructor, drop the owner reference (it leaks the
+// buffer otherwise), never realign, tolerate DEFAULT_INVALID, and provide get_buffer_type().
+
+#include <gnuradio/block.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace gr {
+namespace cuda {
+
+gr::buffer_type cuda_buffer::type(gr::buftype<cuda_buffer, cuda_buffer>{});
+
+gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
+                                         size_t sizeof_item,
+                                         uint64_t downstream_lcm_nitems,
+                                         uint32_t downstream_max_out_mult,
+                                         gr::block_sptr link,
+                                         gr::block_sptr buf_owner)
+{
+    return gr::buffer_sptr(new cuda_buffer(nitems,
+                                           sizeof_item,
+                                           downstream_lcm_nitems,
+                                           downstream_max_out_mult,
+                                           link,
+                                           buf_owner));
+}
+
+cuda_buffer::cuda_buffer(int nitems,
+                         size_t sizeof_item,
+                         uint64_t downstream_lcm_nitems,
+                         uint32_t downstream_max_out_mult,
+                         gr::block_sptr link,
+                         gr::block_sptr buf_owner)
+    : buffer_single_mapped(nitems,
+                           sizeof_item,
+                           downstream_lcm_nitems,
+                           downstream_max_out_mult,
+                           link,
+                           buf_owner)
+{
+    if (!allocate_buffer(nitems)) {
+        throw std::bad_alloc();
+    }
+    // In 3.10.5.1 the owner is a shared_ptr back to a block that holds this buffer: a cycle
+    // that never frees either. Nothing in the runtime reads it.
+    d_buf_owner.reset();
+}
+
+cuda_buffer::~cuda_buffer() { grcuda_buffer_free(d_handle); }
+
+static uint32_t host_wait_mode()
+{
+    const char* mode = std::getenv("GRCUDA_HOST_WAIT");
+    return (mode && std::strcmp(mode, "block") == 0) ? GRCUDA_HOST_WAIT_BLOCK
+                                                     : GRCUDA_HOST_WAIT_SPIN;
+}
+
+bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
+{
+    const grcuda_status status = grcuda_buffer_new(
+        device(), sizeof_item, final_nitems, host_wait_mode(), &d_handle);
+    if (status != GRCUDA_STATUS_OK) {
+        d_logger->error("cannot allocate a buffer of {} items of {} bytes: {}",
+                        final_nitems,
+                        sizeof_item,
+                        grcuda_last_error_message());
+        return false;
+    }
+    // The ring is rounded up to the allocation granularity: use all of it.
+    d_bufsize = static_cast<unsigned int>(grcuda_buffer_ring_items(d_handle));
+    void* base = nullptr;
+    check(grcuda_buffer_writer_pointer(d_handle, 0, &base), "cuda_buffer");
+    d_base = static_cast<char*>(base);
+    return true;
+}
+
+void cuda_buffer::forward_transfer_type()
+{
+    if (d_transfer_type == gr::transfer_type::DEFAULT_INVALID) {
+        return;
+    }
+    std::call_once(d_transfer_forwarded, [this] {
+        uint32_t kind = 0;
+        switch (d_transfer_type) {
+        case gr::transfer_type::HOST_TO_DEVICE:
+            kind = GRCUDA_TRANSFER_HOST_TO_DEVICE;
+            break;
+        case gr::transfer_type::DEVICE_TO_HOST:
+            kind = GRCUDA_TRANSFER_DEVICE_TO_HOST;
+            break;
+        case gr::transfer_type::DEVICE_TO_DEVICE:
+            kind = GRCUDA_TRANSFER_DEVICE_TO_DEVICE;
+            break;
+        default:
+            break; // rejected by libgrcuda with a message naming the value
+        }
+        check(grcuda_buffer_set_transfer_type(d_handle, kind), "cuda_buffer transfer type");
+    });
+}
+
+unsigned cuda_buffer::index_sub(unsigned a, unsigned b)
+{
+    // Circular: the double mapping lets readers run across the end of the ring.
+    return (a + d_bufsize - b) % d_bufsize;
+}
+
+int cuda_buffer::space_available()
+{
+    if (d_readers.empty()) {
+        return d_bufsize;
+    }
+    uint64_t most_unread = 0;
+    uint64_t min_items_read = d_readers[0]->nitems_read();
+    for (const gr::buffer_reader* reader : d_readers) {
+        min_items_read = std::min(min_items_read, reader->nitems_read());
+        uint64_t unread = index_sub(d_write_index, reader->get_read_index());
+        if (unread == 0) {
+            // Equal indices: empty if the reader has consumed everything written (its
+            // history and sample delay aside), full otherwise.
+            const uint64_t reader_position = reader->nitems_read() -
+                                             (reader->link()->history() - 1) -
+                                             reader->sample_delay();
+            unread = reader_position == nitems_written() ? 0 : d_bufsize;
+        }
+        most_unread = std::max(most_unread, unread);
+    }
+    if (min_items_read != d_last_min_items_read) {
+        prune_tags(d_last_min_items_read);
+        d_last_min_items_read = min_items_read;
+    }
+    return static_cast<int>(d_bufsize - most_unread);
+}
+
+void* cuda_buffer::write_pointer()
+{
+    forward_transfer_type();
+    void* pointer = nullptr;
+    check(grcuda_buffer_writer_pointer(d_handle, d_write_index, &pointer),
+          "cuda_buffer write pointer");
+    if (d_transfer_type != gr::transfer_type::DEFAULT_INVALID) {
+        // The writer may write up to the free space: order it after earlier reads of that span.
+        int space = 0;
+        {
+            gr::thread::scoped_lock guard(*mutex());
+            space = space_available();
+        }
+        check(grcuda_buffer_begin_write(d_handle, d_write_index, space),
+              "cuda_buffer begin_write");
+    }
+    return pointer;
+}
+
+const void* cuda_buffer::_read_pointer(unsigned int read_index)
+{
+    forward_transfer_type();
+    const void* pointer = nullptr;
+    check(grcuda_buffer_reader_pointer(d_handle, read_index, &pointer),
+          "cuda_buffer read pointer");
+    if (d_transfer_type == gr::transfer_type::DEVICE_TO_HOST) {
+        // A CPU reader reads host memory: wait for the copies of what it may read, which is
+        // everything up to the write index (all of the ring when the indices are equal).
+        unsigned int available = 0;
+        {
+            gr::thread::scoped_lock guard(*mutex());
+            available = index_sub(d_write_index, read_index);
+        }
+        check(grcuda_buffer_wait_published(
+                  d_handle, read_index, available == 0 ? d_bufsize : available),
+              "cuda_buffer wait for the device-to-host copy");
+    }
+    return pointer;
+}
+
+void cuda_buffer::post_work(int nitems)
+{
+    if (nitems <= 0) {
+        return;
+    }
+    forward_transfer_type();
+    check(grcuda_buffer_post_work(d_handle, d_write_index, nitems), "cuda_buffer post_work");
+}
+
+bool cuda_buffer::input_blocked_callback(int, int, unsigned) { return false; }
+
+bool cuda_buffer::output_blocked_callback(int, bool) { return false; }
+
+void cuda_buffer::attach_writer(const grcuda_stream* stream)
+{
+    forward_transfer_type();
+    check(grcuda_buffer_set_writer_stream(d_handle, stream), "cuda_buffer writer stream");
+}
+
+void cuda_buffer::attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream)
+{
+    forward_transfer_type();
+    std::lock_guard<std::mutex> guard(d_readers_mutex);
+    const auto known = d_gpu_readers.find(reader);
+    if (known != d_gpu_readers.end()) {
+        check(grcuda_buffer_set_reader_stream(d_handle, known->second, stream),
+              "cuda_buffer reader stream");
+        return;
+    }
+    size_t id = 0;
+    check(grcuda_buffer_add_reader(d_handle, stream, &id), "cuda_buffer reader");
+    d_gpu_readers.emplace(reader, id);
+}
+
+void cuda_buffer::report_consumed(const gr::buffer_reader* reader, int nitems)
+{
+    if (nitems <= 0) {
+        return;
+    }
+    size_t id = 0;
+    {
+        std::lock_guard<std::mutex> guard(d_readers_mutex);
+        const auto known = d_gpu_readers.find(reader);
+        if (known == d_gpu_readers.end()) {
+            return; // not a GPU reader: its reads were complete when it returned
+        }
+        id = known->second;
+    }
+    unsigned int read_index = 0;
+    {
+        gr::thread::scoped_lock guard(*mutex());
+        read_index = reader->get_read_index();
+    }
+    check(grcuda_buffer_consume(d_handle, id, read_index, nitems), "cuda_buffer consume");
+}
+
+} // namespace cuda
+} // namespace gr

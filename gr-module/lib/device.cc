@@ -1,0 +1,74 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The process-wide device handle. GNU Radio may create and destroy blocks and buffers many
+// times per process; they all share one device handle (and so one CUDA primary context),
+// which is never freed, so that objects destroyed late in interpreter shutdown still find it.
+
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/logger.h>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+namespace gr {
+namespace cuda {
+
+void check(grcuda_status status, const char* what)
+{
+    if (status == GRCUDA_STATUS_OK) {
+        return;
+    }
+    const char* message = grcuda_last_error_message();
+    throw std::runtime_error(std::string(what) + ": " +
+                             (message ? message : grcuda_status_name(status)));
+}
+
+namespace {
+
+struct shared_device {
+    grcuda_device* handle = nullptr;
+    grcuda_device_info info{};
+};
+
+const shared_device& open_shared_device()
+{
+    static shared_device shared;
+    static std::once_flag opened;
+    std::call_once(opened, [] {
+        if (grcuda_abi_version() != GRCUDA_ABI_VERSION) {
+            throw std::runtime_error(
+                "gr-cuda was built against grcuda ABI " + std::to_string(GRCUDA_ABI_VERSION) +
+                " but loaded libgrcuda with ABI " + std::to_string(grcuda_abi_version()) +
+                ": reinstall gr-cuda and libgrcuda from the same source");
+        }
+        const char* ordinal_text = std::getenv("GRCUDA_DEVICE");
+        const int ordinal = ordinal_text ? std::atoi(ordinal_text) : 0;
+        check(grcuda_device_open(ordinal, GRCUDA_BACKEND_AUTO, &shared.handle),
+              "gr-cuda: opening the CUDA device");
+        check(grcuda_device_get_info(shared.handle, &shared.info),
+              "gr-cuda: describing the CUDA device");
+        gr::logger logger("gr-cuda");
+        if (shared.info.backend == GRCUDA_BACKEND_SIMULATED) {
+            logger.info("using the simulated backend (no GPU): {}", shared.info.name);
+        } else {
+            logger.info("using {} (device {}, compute capability {}.{})",
+                        shared.info.name,
+                        shared.info.ordinal,
+                        shared.info.compute_capability_major,
+                        shared.info.compute_capability_minor);
+        }
+    });
+    return shared;
+}
+
+} // namespace
+
+const grcuda_device* device() { return open_shared_device().handle; }
+
+bool simulated() { return open_shared_device().info.backend == GRCUDA_BACKEND_SIMULATED; }
+
+} // namespace cuda
+} // namespace gr

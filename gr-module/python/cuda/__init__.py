@@ -1,0 +1,11 @@
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""GPU blocks for GNU Radio: buffers in GPU memory, copies and synchronisation done for you.
+
+Blocks from this package exchange data in GPU memory; next to CPU blocks, GNU Radio moves
+the data between host and GPU automatically. Without a GPU the same blocks run on libgrcuda's
+simulated backend (host memory, CPU kernels); cuda.simulated() says which.
+"""
+
+from .cuda_python import *  # noqa: F401,F403  (the C++ blocks and cuda_buffer_type)

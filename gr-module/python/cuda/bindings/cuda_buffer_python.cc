@@ -1,0 +1,21 @@
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+
+namespace py = pybind11;
+
+void bind_cuda_buffer(py::module& m)
+{
+    // By reference: a copy of a buffer type is sliced to the base class, whose make_buffer()
+    // returns nothing, and GNU Radio crashes at start().
+    m.attr("cuda_buffer_type") =
+        py::cast(&gr::cuda::cuda_buffer::type, py::return_value_policy::reference);
+    m.def("simulated",
+          &gr::cuda::simulated,
+          "Whether blocks run on the simulated backend (no GPU) rather than the GPU.");
+}

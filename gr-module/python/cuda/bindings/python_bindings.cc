@@ -1,0 +1,30 @@
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+namespace py = pybind11;
+
+void bind_cuda_buffer(py::module& m);
+void bind_copy(py::module& m);
+
+// import_array() is a macro that returns NULL on failure in newer numpy versions.
+void* init_numpy()
+{
+    import_array();
+    return NULL;
+}
+
+PYBIND11_MODULE(cuda_python, m)
+{
+    init_numpy();
+    // The block classes derive from gnuradio.gr's bindings.
+    py::module::import("gnuradio.gr");
+
+    bind_cuda_buffer(m);
+    bind_copy(m);
+}
