@@ -121,7 +121,7 @@ unsigned cuda_buffer::index_sub(unsigned a, unsigned b)
 int cuda_buffer::space_available()
 {
     if (d_readers.empty()) {
-        return d_bufsize;
+        return d_bufsize - 1;
     }
     uint64_t most_unread = 0;
     uint64_t min_items_read = d_readers[0]->nitems_read();
@@ -142,7 +142,10 @@ int cuda_buffer::space_available()
         prune_tags(d_last_min_items_read);
         d_last_min_items_read = min_items_read;
     }
-    return static_cast<int>(d_bufsize - most_unread);
+    // One item stays free, so that equal indices always mean "empty": GNU Radio's reader
+    // would otherwise see only the items up to the end of the ring when it is full, which
+    // can be fewer than a block needs, and stall.
+    return most_unread + 1 >= d_bufsize ? 0 : static_cast<int>(d_bufsize - most_unread - 1);
 }
 
 void* cuda_buffer::write_pointer()
