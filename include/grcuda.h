@@ -876,6 +876,16 @@ enum grcuda_status grcuda_stream_copy_async(const struct grcuda_stream *stream,
                                             const void *source,
                                             size_t bytes);
 
+/**
+ * Enqueues setting `bytes` bytes of device memory at `destination` to
+ * `value`. The range must stay valid until the work completes. Zero bytes do nothing.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_stream_memset_async(const struct grcuda_stream *stream,
+                                              void *destination,
+                                              uint8_t value,
+                                              size_t bytes);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

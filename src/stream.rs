@@ -89,6 +89,26 @@ impl Stream {
     }
 }
 
+impl Stream {
+    /// Enqueues setting `bytes` bytes of device memory at `destination`
+    /// to `value`.
+    ///
+    /// # Safety
+    /// The range must stay valid until the work completes, and nothing else may use it
+    /// meanwhile.
+    pub unsafe fn memset_async(&self, destination: u64, value: u8, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        if self.device.is_simulated() {
+            unsafe { std::ptr::write_bytes(destination as *mut u8, value, bytes) };
+            return Ok(());
+        }
+        self.device.bind()?;
+        unsafe { result::memset_d8_async(destination, value, bytes, self.raw) }.during("cuMemsetD8Async")
+    }
+}
+
 impl Drop for Stream {
     fn drop(&mut self) {
         if self.raw.is_null() {

@@ -72,3 +72,22 @@ pub extern "C" fn grcuda_stream_copy_async(
         unsafe { stream.copy_async(destination as u64, source as u64, bytes) }
     })
 }
+
+/// Enqueues setting `bytes` bytes of device memory at `destination` to
+/// `value`. The range must stay valid until the work completes. Zero bytes do nothing.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_stream_memset_async(
+    stream: *const grcuda_stream,
+    destination: *mut c_void,
+    value: u8,
+    bytes: usize,
+) -> grcuda_status {
+    guard(|| {
+        let stream = &borrow(stream, "stream")?.stream;
+        if bytes > 0 && destination.is_null() {
+            return Err(Error::invalid_argument("grcuda_stream_memset_async: destination is NULL"));
+        }
+        unsafe { stream.memset_async(destination as u64, value, bytes) }
+    })
+}

@@ -115,6 +115,11 @@ static void test_streams_events_memory(struct grcuda_device *device) {
     OK(grcuda_event_synchronize(event));
     CHECK(grcuda_event_query(event) == GRCUDA_STATUS_OK);
     CHECK(memcmp(in, out, bytes) == 0);
+    OK(grcuda_stream_memset_async(stream, grcuda_memory_address(device_memory), 0x5a, bytes / 2));
+    OK(grcuda_stream_copy_async(stream, out, grcuda_memory_address(device_memory), bytes));
+    OK(grcuda_stream_synchronize(stream));
+    CHECK(out[0] == 0x5a && out[bytes / 2 - 1] == 0x5a && out[bytes / 2] == in[bytes / 2]);
+    INVALID(grcuda_stream_memset_async(stream, NULL, 0, 4), "destination is NULL");
     INVALID(grcuda_stream_copy_async(stream, NULL, in, 4), "NULL");
     OK(grcuda_stream_copy_async(stream, NULL, NULL, 0));
     OK(grcuda_stream_wait_event(stream, event));
