@@ -11,6 +11,11 @@ namespace py = pybind11;
 
 void bind_cuda_buffer(py::module& m);
 void bind_copy(py::module& m);
+void bind_head(py::module& m);
+void bind_multiply_const(py::module& m);
+void bind_nop(py::module& m);
+void bind_null_sink(py::module& m);
+void bind_null_source(py::module& m);
 
 // import_array() is a macro that returns NULL on failure in newer numpy versions.
 void* init_numpy()
@@ -27,4 +32,9 @@ PYBIND11_MODULE(cuda_python, m)
 
     bind_cuda_buffer(m);
     bind_copy(m);
+    bind_head(m);
+    bind_multiply_const(m);
+    bind_nop(m);
+    bind_null_sink(m);
+    bind_null_source(m);
 }

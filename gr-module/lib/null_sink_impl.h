@@ -1,0 +1,28 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_NULL_SINK_IMPL_H
+#define INCLUDED_CUDA_NULL_SINK_IMPL_H
+
+#include <gnuradio/cuda/cuda_block.h>
+#include <gnuradio/cuda/null_sink.h>
+
+namespace gr {
+namespace cuda {
+
+class null_sink_impl : public cuda_sync_block<null_sink>
+{
+public:
+    null_sink_impl(size_t sizeof_stream_item, size_t num_inputs);
+
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_NULL_SINK_IMPL_H */
