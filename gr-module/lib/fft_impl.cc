@@ -1,0 +1,188 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The FFT block chains libgrcuda kernels on its stream: real-to-complex (interleaving zeros),
+// window, shift (before an inverse, after a forward transform, as fft_vcc) and cuFFT, through two scratch arrays. Work is cut into power-of-two batches
+// so cuFFT plans, which libgrcuda keeps per (size, batch), stay few whatever noutput_items is.
+
+#include "fft_impl.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+#include <cstring>
+#include <stdexcept>
+
+namespace gr {
+namespace cuda {
+
+namespace {
+
+grcuda_memory* allocate(uint32_t kind, size_t bytes)
+{
+    grcuda_memory* memory = nullptr;
+    check(grcuda_memory_new(device(), kind, bytes, &memory), "cuda.fft memory");
+    return memory;
+}
+
+void* address(grcuda_memory* memory) { return grcuda_memory_address(memory); }
+
+size_t largest_power_of_two_at_most(size_t n)
+{
+    size_t power = 1;
+    while (power * 2 <= n) {
+        power *= 2;
+    }
+    return power;
+}
+
+} // namespace
+
+fft::sptr fft::make(size_t fft_size,
+                    bool forward,
+                    const std::vector<float>& window,
+                    bool shift,
+                    bool real_input)
+{
+    return gnuradio::make_block_sptr<fft_impl>(fft_size, forward, window, shift, real_input);
+}
+
+fft_impl::fft_impl(size_t fft_size,
+                   bool forward,
+                   const std::vector<float>& window,
+                   bool shift,
+                   bool real_input)
+    : gr::sync_block(
+          "fft",
+          gr::io_signature::make(1,
+                                 1,
+                                 fft_size * (real_input ? sizeof(float) : sizeof(gr_complex)),
+                                 cuda_buffer::type),
+          gr::io_signature::make(1, 1, fft_size * sizeof(gr_complex), cuda_buffer::type)),
+      d_size(fft_size),
+      d_forward(forward),
+      d_shift(shift),
+      d_real_input(real_input)
+{
+    if (fft_size == 0) {
+        throw std::invalid_argument("cuda.fft: fft_size must be at least 1");
+    }
+    if (!window.empty() && window.size() != fft_size) {
+        throw std::invalid_argument("cuda.fft: the window has " + std::to_string(window.size()) +
+                                    " taps but fft_size is " + std::to_string(fft_size) +
+                                    ": pass fft_size taps, or none");
+    }
+    if (!window.empty()) {
+        const size_t bytes = window.size() * sizeof(float);
+        grcuda_memory* staging = allocate(GRCUDA_MEMORY_PINNED_HOST, bytes);
+        std::memcpy(address(staging), window.data(), bytes);
+        d_window = allocate(GRCUDA_MEMORY_DEVICE, bytes);
+        const grcuda_status copied =
+            grcuda_stream_copy_async(stream_handle(), address(d_window), address(staging), bytes);
+        const grcuda_status waited = grcuda_stream_synchronize(stream_handle());
+        grcuda_memory_free(staging);
+        check(copied, "cuda.fft window");
+        check(waited, "cuda.fft window");
+    }
+}
+
+fft_impl::~fft_impl()
+{
+    // Freeing memory that queued work still uses would corrupt it: wait first. A failure
+    // means the context is gone (process exit), and the work with it.
+    if (grcuda_stream_synchronize(stream_handle()) != GRCUDA_STATUS_OK) {
+        d_logger->debug("stream already gone while freeing the FFT's memory");
+    }
+    grcuda_memory_free(d_window);
+    grcuda_memory_free(d_zeros);
+    for (grcuda_memory* scratch : d_scratch) {
+        grcuda_memory_free(scratch);
+    }
+}
+
+void fft_impl::reserve(size_t vectors)
+{
+    if (vectors <= d_capacity) {
+        return;
+    }
+    check(grcuda_stream_synchronize(stream_handle()), "cuda.fft");
+    const size_t bytes = vectors * d_size * sizeof(gr_complex);
+    for (grcuda_memory*& scratch : d_scratch) {
+        grcuda_memory_free(scratch);
+        scratch = nullptr;
+        scratch = allocate(GRCUDA_MEMORY_DEVICE, bytes);
+    }
+    if (d_real_input) {
+        grcuda_memory_free(d_zeros);
+        d_zeros = nullptr;
+        d_zeros = allocate(GRCUDA_MEMORY_DEVICE, vectors * d_size * sizeof(float));
+        check(grcuda_stream_memset_async(
+                  stream_handle(), address(d_zeros), 0, vectors * d_size * sizeof(float)),
+              "cuda.fft");
+    }
+    d_capacity = vectors;
+}
+
+void fft_impl::transform(const void* input, void* output, size_t vectors)
+{
+    const grcuda_stream* stream = stream_handle();
+    const size_t items = vectors * d_size;
+    // Each step reads `source` and writes the scratch array that does not hold it.
+    const void* source = input;
+    size_t next = 0;
+    auto scratch = [&] { return address(d_scratch[next++ % 2]); };
+
+    if (d_real_input) {
+        void* complex_items = scratch();
+        const void* parts[2] = { source, address(d_zeros) };
+        check(grcuda_interleave(stream, parts, 2, complex_items, items, sizeof(float)),
+              "cuda.fft real input");
+        source = complex_items;
+    }
+    if (d_window) {
+        void* windowed = scratch();
+        check(grcuda_window_cc(stream,
+                               source,
+                               static_cast<const float*>(address(d_window)),
+                               windowed,
+                               d_size,
+                               vectors),
+              "cuda.fft window");
+        source = windowed;
+    }
+    if (d_shift && !d_forward) {
+        void* shifted = scratch();
+        check(grcuda_fft_shift_cc(stream, source, shifted, d_size, vectors), "cuda.fft shift");
+        source = shifted;
+    }
+    const uint32_t kind = d_forward ? GRCUDA_FFT_FORWARD : GRCUDA_FFT_INVERSE;
+    if (d_shift && d_forward) {
+        void* spectrum = scratch();
+        check(grcuda_fft_execute(stream, kind, d_size, vectors, source, spectrum), "cuda.fft");
+        check(grcuda_fft_shift_cc(stream, spectrum, output, d_size, vectors), "cuda.fft shift");
+    } else {
+        check(grcuda_fft_execute(stream, kind, d_size, vectors, source, output), "cuda.fft");
+    }
+}
+
+int fft_impl::work(int noutput_items,
+                   gr_vector_const_void_star& input_items,
+                   gr_vector_void_star& output_items)
+{
+    const size_t input_vector_bytes = d_size * (d_real_input ? sizeof(float) : sizeof(gr_complex));
+    const size_t output_vector_bytes = d_size * sizeof(gr_complex);
+    const auto* input = static_cast<const char*>(input_items[0]);
+    auto* output = static_cast<char*>(output_items[0]);
+    size_t done = 0;
+    while (done < static_cast<size_t>(noutput_items)) {
+        const size_t batch = largest_power_of_two_at_most(noutput_items - done);
+        reserve(batch);
+        transform(input + done * input_vector_bytes, output + done * output_vector_bytes, batch);
+        done += batch;
+    }
+    return noutput_items;
+}
+
+} // namespace cuda
+} // namespace gr

@@ -1,0 +1,49 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_FFT_IMPL_H
+#define INCLUDED_CUDA_FFT_IMPL_H
+
+#include <gnuradio/cuda/cuda_block.h>
+#include <gnuradio/cuda/fft.h>
+#include <array>
+
+namespace gr {
+namespace cuda {
+
+class fft_impl : public cuda_sync_block<fft>
+{
+public:
+    fft_impl(size_t fft_size,
+             bool forward,
+             const std::vector<float>& window,
+             bool shift,
+             bool real_input);
+    ~fft_impl() override;
+
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    //! Transforms `vectors` vectors (a power of two, so few cuFFT plans are ever made).
+    void transform(const void* input, void* output, size_t vectors);
+    //! Makes the scratch arrays hold at least `vectors` vectors.
+    void reserve(size_t vectors);
+
+    const size_t d_size;
+    const bool d_forward;
+    const bool d_shift;
+    const bool d_real_input;
+    grcuda_memory* d_window = nullptr; // fft_size taps in device memory, or none
+    std::array<grcuda_memory*, 2> d_scratch{}; // complex vectors between the steps
+    grcuda_memory* d_zeros = nullptr;          // imaginary parts of real input
+    size_t d_capacity = 0;                     // vectors each scratch array holds
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_FFT_IMPL_H */

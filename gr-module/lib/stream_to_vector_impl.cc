@@ -1,0 +1,64 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "stream_to_vector_impl.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+
+namespace gr {
+namespace cuda {
+
+
+template <>
+reshape_impl<stream_to_vector>::reshape_impl(size_t itemsize, size_t nitems_per_block)
+    : gr::sync_decimator(
+          "stream_to_vector",
+          gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
+          gr::io_signature::make(1, 1, itemsize * nitems_per_block, cuda_buffer::type),
+          nitems_per_block),
+      d_output_itemsize(itemsize * nitems_per_block)
+{
+}
+
+template <>
+reshape_impl<vector_to_stream>::reshape_impl(size_t itemsize, size_t nitems_per_block)
+    : gr::sync_interpolator(
+          "vector_to_stream",
+          gr::io_signature::make(1, 1, itemsize * nitems_per_block, cuda_buffer::type),
+          gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
+          nitems_per_block),
+      d_output_itemsize(itemsize)
+{
+}
+
+template <class Interface>
+int reshape_impl<Interface>::work(int noutput_items,
+                                  gr_vector_const_void_star& input_items,
+                                  gr_vector_void_star& output_items)
+{
+    check(grcuda_stream_copy_async(this->stream_handle(),
+                                   output_items[0],
+                                   input_items[0],
+                                   noutput_items * d_output_itemsize),
+          this->name().c_str());
+    return noutput_items;
+}
+
+template class reshape_impl<stream_to_vector>;
+template class reshape_impl<vector_to_stream>;
+
+stream_to_vector::sptr stream_to_vector::make(size_t itemsize, size_t nitems_per_block)
+{
+    return gnuradio::make_block_sptr<reshape_impl<stream_to_vector>>(itemsize, nitems_per_block);
+}
+
+vector_to_stream::sptr vector_to_stream::make(size_t itemsize, size_t nitems_per_block)
+{
+    return gnuradio::make_block_sptr<reshape_impl<vector_to_stream>>(itemsize, nitems_per_block);
+}
+
+} // namespace cuda
+} // namespace gr
