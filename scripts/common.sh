@@ -33,3 +33,19 @@ require_cargo() {
     exit 1
   fi
 }
+
+# Configures, builds and installs gr-module into build/prefix (its CMake builds libgrcuda with
+# cargo and installs it alongside, so the prefix is self-contained). Installs GNU Radio 3.10,
+# cmake and pybind11 from Debian first when they are missing.
+build_gr_module() {
+  need_packages gnuradio-dev cmake pybind11-dev
+  echo "== gr-module: configure, build, install into build/prefix (GNU Radio $(gnuradio-config-info --version))"
+  cmake -S gr-module -B build/gr-module -DCMAKE_INSTALL_PREFIX="$PWD/build/prefix" >build/gr-module.log
+  cmake --build build/gr-module -j2 >>build/gr-module.log || { tail -40 build/gr-module.log; return 1; }
+  cmake --install build/gr-module >>build/gr-module.log
+}
+
+# The folder of the installed gnuradio.cuda package, for PYTHONPATH.
+gr_module_python_path() {
+  ls -d "$PWD"/build/prefix/lib/python3*/*-packages | head -1
+}
