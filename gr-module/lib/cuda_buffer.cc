@@ -12,17 +12,67 @@
 // buffer otherwise), never realign, tolerate DEFAULT_INVALID, and provide get_buffer_type().
 
 #include <gnuradio/block.h>
+#include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 namespace gr {
 namespace cuda {
 
 gr::buffer_type cuda_buffer::type(gr::buftype<cuda_buffer, cuda_buffer>{});
+
+namespace {
+
+/*!
+ * GNU Radio 3.10 makes a buffer for a GPU block reading a CPU block's output by *replacing*
+ * the CPU block's buffer (block::replace_buffer). Two topologies then break silently: a second
+ * GPU reader replaces the buffer again, orphaning the first (it waits forever), and a CPU
+ * reader already attached to the replaced buffer is orphaned the same way. Both show as the
+ * buffer being replaced not being an ordinary host buffer without readers; refuse them here,
+ * at start(), naming the blocks and the fix.
+ */
+void check_replacement(const gr::block_sptr& writer,
+                       const gr::block_sptr& gpu_reader,
+                       int nitems,
+                       size_t sizeof_item)
+{
+    const gr::block_detail_sptr detail = writer->detail();
+    if (!detail) {
+        return;
+    }
+    for (int port = 0; port < detail->noutputs(); port++) {
+        const gr::buffer_sptr output = detail->output(port);
+        if (!output || dynamic_cast<cuda_buffer*>(output.get()) ||
+            output->get_sizeof_item() != sizeof_item ||
+            output->bufsize() != static_cast<unsigned int>(nitems)) {
+            continue;
+        }
+        if (output->nreaders() > 0) {
+            throw std::runtime_error(
+                "gr-cuda: " + writer->identifier() + " feeds both CPU blocks and the GPU block " +
+                gpu_reader->identifier() +
+                " from one output, which GNU Radio 3.10 cannot run (one of them would wait "
+                "forever). Fix: connect " + writer->identifier() +
+                " to a cuda.copy (or cuda.tee) and feed the GPU blocks from it, or give the GPU "
+                "branch its own CPU copy block.");
+        }
+        return; // the ordinary case: the CPU block's own buffer, not yet read
+    }
+    throw std::runtime_error(
+        "gr-cuda: " + writer->identifier() + " feeds several GPU blocks from one output (" +
+        gpu_reader->identifier() +
+        " is one), which GNU Radio 3.10 cannot run (all but one would wait forever). Fix: "
+        "connect " + writer->identifier() +
+        " to a single GPU block, e.g. a cuda.copy, and fan out from that block: GPU-to-GPU "
+        "fan-out works.");
+}
+
+} // namespace
 
 gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
                                          size_t sizeof_item,
@@ -31,6 +81,9 @@ gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
                                          gr::block_sptr link,
                                          gr::block_sptr buf_owner)
 {
+    if (link && buf_owner && link != buf_owner) {
+        check_replacement(link, buf_owner, nitems, sizeof_item);
+    }
     return gr::buffer_sptr(new cuda_buffer(nitems,
                                            sizeof_item,
                                            downstream_lcm_nitems,
