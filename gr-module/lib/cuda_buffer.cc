@@ -257,12 +257,18 @@ bool cuda_buffer::output_blocked_callback(int, bool) { return false; }
 void cuda_buffer::attach_writer(const grcuda_stream* stream)
 {
     forward_transfer_type();
+    if (d_transfer_type == gr::transfer_type::HOST_TO_DEVICE) {
+        return; // the writer's port is in host memory (e.g. cuda.tee with gpu=False)
+    }
     check(grcuda_buffer_set_writer_stream(d_handle, stream), "cuda_buffer writer stream");
 }
 
 void cuda_buffer::attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream)
 {
     forward_transfer_type();
+    if (d_transfer_type == gr::transfer_type::DEVICE_TO_HOST) {
+        return; // the reader's port is in host memory
+    }
     std::lock_guard<std::mutex> guard(d_readers_mutex);
     const auto known = d_gpu_readers.find(reader);
     if (known != d_gpu_readers.end()) {

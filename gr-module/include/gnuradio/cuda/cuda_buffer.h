@@ -61,9 +61,11 @@ public:
                                 unsigned read_index) override;
     bool output_blocked_callback(int output_multiple, bool force) override;
 
-    //! The writer (a GPU block) enqueues its work on \p stream.
+    //! The writer (a GPU block) enqueues its work on \p stream. Ignored when the writer's
+    //! port is in host memory (a host-to-device edge).
     void attach_writer(const grcuda_stream* stream);
-    //! A GPU block reads through \p reader and enqueues its work on \p stream.
+    //! A GPU block reads through \p reader and enqueues its work on \p stream. Ignored when
+    //! the reader's port is in host memory (a device-to-host edge).
     void attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream);
     //! A GPU reader enqueued all its work on \p nitems items from its read index; called
     //! before GNU Radio's consume() frees them for the writer.

@@ -1,0 +1,45 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_TEE_H
+#define INCLUDED_CUDA_TEE_H
+
+#include <gnuradio/cuda/api.h>
+#include <gnuradio/sync_block.h>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief Copies its input to two outputs: the way to feed GPU and CPU blocks from one output.
+ * \ingroup cuda
+ *
+ * GNU Radio 3.10 gives each output one transfer type, so one output cannot feed GPU and CPU
+ * blocks. With gpu=true the tee's ports are in GPU memory: put it after a GPU block and
+ * connect GPU blocks to one output and CPU blocks to the other. With gpu=false its ports are
+ * in host memory: put it after a CPU block in the same way.
+ */
+class CUDA_API tee : virtual public gr::sync_block
+{
+public:
+    typedef std::shared_ptr<tee> sptr;
+    static sptr make(size_t itemsize, bool gpu = true);
+};
+
+/*!
+ * \brief Swaps the halves of each vector (fftshift), on the GPU.
+ * \ingroup cuda
+ */
+class CUDA_API fft_shift : virtual public gr::sync_block
+{
+public:
+    typedef std::shared_ptr<fft_shift> sptr;
+    static sptr make(size_t fft_size);
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_TEE_H */

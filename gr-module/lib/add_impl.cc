@@ -1,0 +1,67 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "add_impl.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+
+namespace gr {
+namespace cuda {
+
+namespace {
+
+// The C API's launcher for each item type.
+using launcher = grcuda_status (*)(const grcuda_stream*, const void* const*, size_t, void*, size_t);
+template <class T>
+constexpr launcher launcher_for();
+template <>
+constexpr launcher launcher_for<std::int16_t>() { return grcuda_add_ss; }
+template <>
+constexpr launcher launcher_for<std::int32_t>() { return grcuda_add_ii; }
+template <>
+constexpr launcher launcher_for<float>() { return grcuda_add_ff; }
+template <>
+constexpr launcher launcher_for<gr_complex>() { return grcuda_add_cc; }
+
+} // namespace
+
+template <class T>
+typename add<T>::sptr add<T>::make(size_t num_inputs, size_t vlen)
+{
+    return gnuradio::make_block_sptr<add_impl<T>>(num_inputs, vlen);
+}
+
+template <class T>
+add_impl<T>::add_impl(size_t num_inputs, size_t vlen)
+    : gr::sync_block(
+          "add",
+          gr::io_signature::make(1, num_inputs, sizeof(T) * vlen, cuda_buffer::type),
+          gr::io_signature::make(1, 1, sizeof(T) * vlen, cuda_buffer::type)),
+      d_vlen(vlen)
+{
+}
+
+template <class T>
+int add_impl<T>::work(int noutput_items,
+                      gr_vector_const_void_star& input_items,
+                      gr_vector_void_star& output_items)
+{
+    check(launcher_for<T>()(this->stream_handle(),
+                            input_items.data(),
+                            input_items.size(),
+                            output_items[0],
+                            noutput_items * d_vlen),
+          "cuda.add");
+    return noutput_items;
+}
+
+template class add<std::int16_t>;
+template class add<std::int32_t>;
+template class add<float>;
+template class add<gr_complex>;
+
+} // namespace cuda
+} // namespace gr
