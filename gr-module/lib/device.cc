@@ -70,5 +70,12 @@ const grcuda_device* device() { return open_shared_device().handle; }
 
 bool simulated() { return open_shared_device().info.backend == GRCUDA_BACKEND_SIMULATED; }
 
+uint64_t free_memory()
+{
+    uint64_t bytes = 0;
+    check(grcuda_device_free_memory(device(), &bytes), "gr-cuda: reading free device memory");
+    return bytes;
+}
+
 } // namespace cuda
 } // namespace gr

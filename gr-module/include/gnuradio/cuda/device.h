@@ -25,6 +25,9 @@ CUDA_API const grcuda_device* device();
 //! Whether device() is the simulated backend (host memory, CPU kernels).
 CUDA_API bool simulated();
 
+//! Free memory of device() in bytes now (the simulated backend accounts its own).
+CUDA_API uint64_t free_memory();
+
 //! Throws std::runtime_error("<what>: <message>") when \p status is not GRCUDA_STATUS_OK.
 CUDA_API void check(grcuda_status status, const char* what);
 

@@ -18,4 +18,7 @@ void bind_cuda_buffer(py::module& m)
     m.def("simulated",
           &gr::cuda::simulated,
           "Whether blocks run on the simulated backend (no GPU) rather than the GPU.");
+    m.def("free_device_memory",
+          &gr::cuda::free_memory,
+          "Free memory of the device the blocks use, in bytes.");
 }
