@@ -16,6 +16,7 @@ void bind_multiply_const(py::module& m);
 void bind_nop(py::module& m);
 void bind_null_sink(py::module& m);
 void bind_null_source(py::module& m);
+void bind_rate_blocks(py::module& m);
 void bind_routing_blocks(py::module& m);
 void bind_spectrum_blocks(py::module& m);
 
@@ -39,6 +40,7 @@ PYBIND11_MODULE(cuda_python, m)
     bind_nop(m);
     bind_null_sink(m);
     bind_null_source(m);
+    bind_rate_blocks(m);
     bind_routing_blocks(m);
     bind_spectrum_blocks(m);
 }

@@ -1,0 +1,140 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "rate_impl.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+#include <cmath>
+#include <stdexcept>
+#include <thread>
+
+namespace gr {
+namespace cuda {
+
+namespace {
+
+double checked_rate(double rate)
+{
+    if (!std::isfinite(rate) || rate <= 0) {
+        throw std::invalid_argument("cuda.throttle: the sample rate must be finite and > 0, not " +
+                                    std::to_string(rate));
+    }
+    return rate;
+}
+
+} // namespace
+
+throttle::sptr throttle::make(size_t itemsize, double sample_rate)
+{
+    return gnuradio::make_block_sptr<throttle_impl>(itemsize, sample_rate);
+}
+
+throttle_impl::throttle_impl(size_t itemsize, double sample_rate)
+    : gr::sync_block("throttle",
+                     gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
+                     gr::io_signature::make(1, 1, itemsize, cuda_buffer::type)),
+      d_itemsize(itemsize),
+      d_rate(checked_rate(sample_rate)),
+      d_start(std::chrono::steady_clock::now())
+{
+}
+
+double throttle_impl::sample_rate() const { return d_rate; }
+
+void throttle_impl::set_sample_rate(double rate)
+{
+    gr::thread::scoped_lock guard(d_setlock);
+    d_rate = checked_rate(rate);
+    d_start = std::chrono::steady_clock::now();
+    d_passed = 0;
+}
+
+bool throttle_impl::start()
+{
+    d_start = std::chrono::steady_clock::now();
+    d_passed = 0;
+    return cuda_sync_block<throttle>::start();
+}
+
+int throttle_impl::work(int noutput_items,
+                        gr_vector_const_void_star& input_items,
+                        gr_vector_void_star& output_items)
+{
+    // At most a tenth of a second's worth per call keeps the output smooth.
+    const auto n = std::max<int>(1, std::min<double>(noutput_items, d_rate / 10));
+    check(grcuda_stream_copy_async(stream_handle(), output_items[0], input_items[0], n * d_itemsize),
+          "cuda.throttle");
+    d_passed += n;
+    const std::chrono::duration<double> due(d_passed / d_rate);
+    std::this_thread::sleep_until(d_start +
+                                  std::chrono::duration_cast<std::chrono::nanoseconds>(due));
+    return n;
+}
+
+probe_rate::sptr
+probe_rate::make(size_t itemsize, double update_rate_ms, double alpha, const std::string& name)
+{
+    return gnuradio::make_block_sptr<probe_rate_impl>(itemsize, update_rate_ms, alpha, name);
+}
+
+// The output signature names cuda_buffer although the block has no outputs: see null_sink.
+probe_rate_impl::probe_rate_impl(size_t itemsize,
+                                 double update_rate_ms,
+                                 double alpha,
+                                 const std::string& name)
+    : gr::sync_block("probe_rate",
+                     gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
+                     gr::io_signature::make(0, 0, itemsize, cuda_buffer::type)),
+      d_update_ms(update_rate_ms),
+      d_alpha(alpha),
+      d_name(pmt::intern(name)),
+      d_last_update(std::chrono::steady_clock::now())
+{
+    message_port_register_out(pmt::mp("rate"));
+}
+
+double probe_rate_impl::rate() const { return d_average; }
+
+void probe_rate_impl::set_alpha(double alpha)
+{
+    gr::thread::scoped_lock guard(d_setlock);
+    d_alpha = alpha;
+}
+
+void probe_rate_impl::set_name(const std::string& name)
+{
+    gr::thread::scoped_lock guard(d_setlock);
+    d_name = pmt::intern(name);
+}
+
+int probe_rate_impl::work(int noutput_items, gr_vector_const_void_star&, gr_vector_void_star&)
+{
+    d_since_update += noutput_items;
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed_ms =
+        std::chrono::duration<double, std::milli>(now - d_last_update).count();
+    if (elapsed_ms < d_update_ms) {
+        return noutput_items;
+    }
+    const double now_rate = d_since_update * 1e3 / elapsed_ms;
+    d_since_update = 0;
+    d_last_update = now;
+    // Start the average afresh when it is unset or has gone non-finite.
+    d_average = (d_average == 0 || !std::isfinite(d_average))
+                    ? now_rate
+                    : now_rate * d_alpha + d_average * (1 - d_alpha);
+    pmt::pmt_t rates = pmt::make_dict();
+    rates = pmt::dict_add(rates, pmt::mp("rate_avg"), pmt::mp(d_average));
+    rates = pmt::dict_add(rates, pmt::mp("rate_now"), pmt::mp(now_rate));
+    if (!pmt::symbol_to_string(d_name).empty()) {
+        rates = pmt::dict_add(rates, pmt::mp("name"), d_name);
+    }
+    message_port_pub(pmt::mp("rate"), pmt::cons(rates, pmt::PMT_NIL));
+    return noutput_items;
+}
+
+} // namespace cuda
+} // namespace gr
