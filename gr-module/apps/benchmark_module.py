@@ -86,13 +86,16 @@ def transfers(r, volume, table):
             tb = gr.top_block()
             head = blocks.head(8, calls * items)
             if direction == "h2d":
-                gpu_sink = cuda.null_sink(8)
-                tb.connect(blocks.null_source(8), head, gpu_sink)
                 head.set_max_noutput_items(items)
+                head.set_min_output_buffer(4 * items)
+                tb.connect(blocks.null_source(8), head, cuda.null_sink(8))
             else:
                 source = cuda.null_source(8, 1, False)
-                source.set_max_noutput_items(items)
-                tb.connect(source, cuda.head(8, calls * items), blocks.null_sink(8))
+                gpu_head = cuda.head(8, calls * items)
+                for block in (source, gpu_head):
+                    block.set_max_noutput_items(items)
+                    block.set_min_output_buffer(4 * items)
+                tb.connect(source, gpu_head, blocks.null_sink(8))
             figures[direction] = calls * chunk / run_flowgraph(tb) / 1e9
         table.append({"test": "transfer", "bytes": chunk, "h2d_raw": h2d_raw, "h2d": figures["h2d"], "d2h_raw": d2h_raw, "d2h": figures["d2h"]})
         print(f"| {chunk >> 20} MiB | {h2d_raw:.1f} | {figures['h2d']:.1f} | {100 * figures['h2d'] / h2d_raw:.0f}% | "
@@ -121,11 +124,12 @@ def chain(r, volume, table):
         bare = calls * items / r.timed(calls, launch) / 1e9
         tb = gr.top_block()
         src = cuda.null_source(8, 1, False)
+        head = cuda.head(8, calls * items)
         multiply = cuda.multiply_const_cc(1 + 0.5j)
-        for block in (src, multiply):
+        for block in (src, head, multiply):
             block.set_max_noutput_items(items)
             block.set_min_output_buffer(4 * items)
-        tb.connect(src, cuda.head(8, calls * items), multiply, cuda.null_sink(8))
+        tb.connect(src, head, multiply, cuda.null_sink(8))
         module = calls * items / run_flowgraph(tb) / 1e9
         table.append({"test": "chain", "items": items, "bare": bare, "module": module})
         print(f"| 2^{shift} | {bare:.1f} | {module:.1f} | {100 * module / bare:.0f}% |")
@@ -147,11 +151,12 @@ def ffts(r, volume, table):
                 r.stream, 0, ctypes.c_size_t(size), ctypes.c_size_t(batch), source, dest), "fft")) / 1e6
             tb = gr.top_block()
             src = cuda.null_source(8 * size, 1, False)
+            head = cuda.head(8 * size, calls * batch)
             block = cuda.fft(size, True, [], False)
-            for b in (src, block):
+            for b in (src, head, block):
                 b.set_max_noutput_items(batch)
                 b.set_min_output_buffer(4 * batch)
-            tb.connect(src, cuda.head(8 * size, calls * batch), block, cuda.null_sink(8 * size))
+            tb.connect(src, head, block, cuda.null_sink(8 * size))
             module = calls * per_call / run_flowgraph(tb) / 1e6
             fftw = []
             for threads in (1, 16):

@@ -16,6 +16,7 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -208,13 +209,18 @@ void* cuda_buffer::write_pointer()
     check(grcuda_buffer_writer_pointer(d_handle, d_write_index, &pointer),
           "cuda_buffer write pointer");
     if (d_transfer_type != gr::transfer_type::DEFAULT_INVALID) {
-        // The writer may write up to the free space: order it after earlier reads of that span.
+        // Order the writer after earlier reads of the span it may write: the free space, but
+        // never more than half the ring, the most GNU Radio's scheduler lets a block write
+        // per call. The bound matters: when readers keep up, the free space reaches the
+        // items they just read, and waiting for those reads would serialise writer and
+        // readers.
         int space = 0;
         {
             gr::thread::scoped_lock guard(*mutex());
             space = space_available();
         }
-        check(grcuda_buffer_begin_write(d_handle, d_write_index, space),
+        const int most_written = std::min<int>(space, d_bufsize / 2);
+        check(grcuda_buffer_begin_write(d_handle, d_write_index, most_written),
               "cuda_buffer begin_write");
     }
     return pointer;
