@@ -49,7 +49,7 @@ int add_impl<T>::work(int noutput_items,
                       gr_vector_const_void_star& input_items,
                       gr_vector_void_star& output_items)
 {
-    check(launcher_for<T>()(this->stream_handle(),
+    check(launcher_for<T>()(this->stream(),
                             input_items.data(),
                             input_items.size(),
                             output_items[0],

@@ -25,7 +25,7 @@ int magnitude_impl<Interface, Launch>::work(int noutput_items,
                                             gr_vector_const_void_star& input_items,
                                             gr_vector_void_star& output_items)
 {
-    check(Launch(this->stream_handle(), input_items[0], output_items[0], noutput_items * d_vlen),
+    check(Launch(this->stream(), input_items[0], output_items[0], noutput_items * d_vlen),
           this->name().c_str());
     return noutput_items;
 }

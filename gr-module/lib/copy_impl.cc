@@ -26,7 +26,7 @@ int copy_impl::work(int noutput_items,
                     gr_vector_void_star& output_items)
 {
     check(grcuda_stream_copy_async(
-              stream_handle(), output_items[0], input_items[0], noutput_items * d_itemsize),
+              stream(), output_items[0], input_items[0], noutput_items * d_itemsize),
           "cuda.copy");
     return noutput_items;
 }

@@ -79,8 +79,8 @@ fft_impl::fft_impl(size_t fft_size,
         std::memcpy(address(staging), window.data(), bytes);
         d_window = allocate(GRCUDA_MEMORY_DEVICE, bytes);
         const grcuda_status copied =
-            grcuda_stream_copy_async(stream_handle(), address(d_window), address(staging), bytes);
-        const grcuda_status waited = grcuda_stream_synchronize(stream_handle());
+            grcuda_stream_copy_async(stream(), address(d_window), address(staging), bytes);
+        const grcuda_status waited = grcuda_stream_synchronize(stream());
         grcuda_memory_free(staging);
         check(copied, "cuda.fft window");
         check(waited, "cuda.fft window");
@@ -91,7 +91,7 @@ fft_impl::~fft_impl()
 {
     // Freeing memory that queued work still uses would corrupt it: wait first. A failure
     // means the context is gone (process exit), and the work with it.
-    if (grcuda_stream_synchronize(stream_handle()) != GRCUDA_STATUS_OK) {
+    if (grcuda_stream_synchronize(stream()) != GRCUDA_STATUS_OK) {
         d_logger->debug("stream already gone while freeing the FFT's memory");
     }
     grcuda_memory_free(d_window);
@@ -106,7 +106,7 @@ void fft_impl::reserve(size_t vectors)
     if (vectors <= d_capacity) {
         return;
     }
-    check(grcuda_stream_synchronize(stream_handle()), "cuda.fft");
+    check(grcuda_stream_synchronize(stream()), "cuda.fft");
     const size_t bytes = vectors * d_size * sizeof(gr_complex);
     for (grcuda_memory*& scratch : d_scratch) {
         grcuda_memory_free(scratch);
@@ -118,7 +118,7 @@ void fft_impl::reserve(size_t vectors)
         d_zeros = nullptr;
         d_zeros = allocate(GRCUDA_MEMORY_DEVICE, vectors * d_size * sizeof(float));
         check(grcuda_stream_memset_async(
-                  stream_handle(), address(d_zeros), 0, vectors * d_size * sizeof(float)),
+                  stream(), address(d_zeros), 0, vectors * d_size * sizeof(float)),
               "cuda.fft");
     }
     d_capacity = vectors;
@@ -126,7 +126,7 @@ void fft_impl::reserve(size_t vectors)
 
 void fft_impl::transform(const void* input, void* output, size_t vectors)
 {
-    const grcuda_stream* stream = stream_handle();
+    const grcuda_stream* queue = stream();
     const size_t items = vectors * d_size;
     // Each step reads `source` and writes the scratch array that does not hold it.
     const void* source = input;
@@ -136,13 +136,13 @@ void fft_impl::transform(const void* input, void* output, size_t vectors)
     if (d_real_input) {
         void* complex_items = scratch();
         const void* parts[2] = { source, address(d_zeros) };
-        check(grcuda_interleave(stream, parts, 2, complex_items, items, sizeof(float)),
+        check(grcuda_interleave(queue, parts, 2, complex_items, items, sizeof(float)),
               "cuda.fft real input");
         source = complex_items;
     }
     if (d_window) {
         void* windowed = scratch();
-        check(grcuda_window_cc(stream,
+        check(grcuda_window_cc(queue,
                                source,
                                static_cast<const float*>(address(d_window)),
                                windowed,
@@ -153,16 +153,16 @@ void fft_impl::transform(const void* input, void* output, size_t vectors)
     }
     if (d_shift && !d_forward) {
         void* shifted = scratch();
-        check(grcuda_fft_shift_cc(stream, source, shifted, d_size, vectors), "cuda.fft shift");
+        check(grcuda_fft_shift_cc(queue, source, shifted, d_size, vectors), "cuda.fft shift");
         source = shifted;
     }
     const uint32_t kind = d_forward ? GRCUDA_FFT_FORWARD : GRCUDA_FFT_INVERSE;
     if (d_shift && d_forward) {
         void* spectrum = scratch();
-        check(grcuda_fft_execute(stream, kind, d_size, vectors, source, spectrum), "cuda.fft");
-        check(grcuda_fft_shift_cc(stream, spectrum, output, d_size, vectors), "cuda.fft shift");
+        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, spectrum), "cuda.fft");
+        check(grcuda_fft_shift_cc(queue, spectrum, output, d_size, vectors), "cuda.fft shift");
     } else {
-        check(grcuda_fft_execute(stream, kind, d_size, vectors, source, output), "cuda.fft");
+        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, output), "cuda.fft");
     }
 }
 

@@ -47,7 +47,7 @@ int head_impl::work(int noutput_items,
     }
     const uint64_t n = std::min<uint64_t>(d_length - d_passed, noutput_items);
     check(grcuda_stream_copy_async(
-              stream_handle(), output_items[0], input_items[0], n * d_itemsize),
+              stream(), output_items[0], input_items[0], n * d_itemsize),
           "cuda.head");
     d_passed += n;
     return static_cast<int>(n);

@@ -67,7 +67,7 @@ int multiply_const_impl<T>::work(int noutput_items,
                                  gr_vector_const_void_star& input_items,
                                  gr_vector_void_star& output_items)
 {
-    check(launch(this->stream_handle(),
+    check(launch(this->stream(),
                  input_items[0],
                  output_items[0],
                  noutput_items * d_vlen,

@@ -30,7 +30,7 @@ int nlog10_ff_impl::work(int noutput_items,
                          gr_vector_const_void_star& input_items,
                          gr_vector_void_star& output_items)
 {
-    check(grcuda_nlog10_ff(stream_handle(),
+    check(grcuda_nlog10_ff(stream(),
                            input_items[0],
                            output_items[0],
                            noutput_items * d_vlen,

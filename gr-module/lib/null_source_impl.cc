@@ -33,7 +33,7 @@ int null_source_impl::work(int noutput_items,
     if (d_memset) {
         for (void* output : output_items) {
             check(grcuda_stream_memset_async(
-                      stream_handle(), output, 0, noutput_items * d_itemsize),
+                      stream(), output, 0, noutput_items * d_itemsize),
                   "cuda.null_source");
         }
     }

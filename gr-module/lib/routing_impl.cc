@@ -35,7 +35,7 @@ int tee_impl::work(int noutput_items,
     const size_t bytes = noutput_items * d_itemsize;
     for (void* output : output_items) {
         if (d_gpu) {
-            check(grcuda_stream_copy_async(stream_handle(), output, input_items[0], bytes),
+            check(grcuda_stream_copy_async(stream(), output, input_items[0], bytes),
                   "cuda.tee");
         } else {
             std::memcpy(output, input_items[0], bytes);
@@ -63,7 +63,7 @@ int fft_shift_impl::work(int noutput_items,
                          gr_vector_void_star& output_items)
 {
     check(grcuda_fft_shift_cc(
-              stream_handle(), input_items[0], output_items[0], d_size, noutput_items),
+              stream(), input_items[0], output_items[0], d_size, noutput_items),
           "cuda.fft_shift");
     return noutput_items;
 }
@@ -86,7 +86,7 @@ int streams_to_vector_impl::work(int noutput_items,
                                  gr_vector_const_void_star& input_items,
                                  gr_vector_void_star& output_items)
 {
-    check(grcuda_interleave(stream_handle(),
+    check(grcuda_interleave(stream(),
                             input_items.data(),
                             input_items.size(),
                             output_items[0],
@@ -114,7 +114,7 @@ int vector_to_streams_impl::work(int noutput_items,
                                  gr_vector_const_void_star& input_items,
                                  gr_vector_void_star& output_items)
 {
-    check(grcuda_deinterleave(stream_handle(),
+    check(grcuda_deinterleave(stream(),
                               input_items[0],
                               output_items.data(),
                               output_items.size(),

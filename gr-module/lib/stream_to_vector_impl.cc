@@ -39,7 +39,7 @@ int reshape_impl<Interface>::work(int noutput_items,
                                   gr_vector_const_void_star& input_items,
                                   gr_vector_void_star& output_items)
 {
-    check(grcuda_stream_copy_async(this->stream_handle(),
+    check(grcuda_stream_copy_async(this->stream(),
                                    output_items[0],
                                    input_items[0],
                                    noutput_items * d_output_itemsize),

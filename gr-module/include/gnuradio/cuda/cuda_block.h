@@ -73,9 +73,11 @@ public:
     }
 
 protected:
-    //! The stream to launch kernels on (a cudaStream_t), or 0 on the simulated backend.
-    uint64_t stream() const { return d_context.stream_handle(); }
-    const grcuda_stream* stream_handle() const { return d_context.stream(); }
+    //! The block's stream, for libgrcuda's kernels and copies (grcuda_*(stream(), ...)).
+    const grcuda_stream* stream() const { return d_context.stream(); }
+    //! The same stream as a CUstream (a cudaStream_t) for CUDA kernels, cuFFT or CuPy; 0 on
+    //! the simulated backend.
+    uint64_t stream_handle() const { return d_context.stream_handle(); }
     void report_consumed(int port, int nitems) { d_context.report_consumed(*this, port, nitems); }
     void report_consumed_each(int nitems)
     {
