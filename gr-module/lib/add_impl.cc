@@ -14,17 +14,22 @@ namespace cuda {
 namespace {
 
 // The C API's launcher for each item type.
-using launcher = grcuda_status (*)(const grcuda_stream*, const void* const*, size_t, void*, size_t);
-template <class T>
-constexpr launcher launcher_for();
-template <>
-constexpr launcher launcher_for<std::int16_t>() { return grcuda_add_ss; }
-template <>
-constexpr launcher launcher_for<std::int32_t>() { return grcuda_add_ii; }
-template <>
-constexpr launcher launcher_for<float>() { return grcuda_add_ff; }
-template <>
-constexpr launcher launcher_for<gr_complex>() { return grcuda_add_cc; }
+grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, std::int16_t)
+{
+    return grcuda_add_ss(s, in, ninputs, out, n);
+}
+grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, std::int32_t)
+{
+    return grcuda_add_ii(s, in, ninputs, out, n);
+}
+grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, float)
+{
+    return grcuda_add_ff(s, in, ninputs, out, n);
+}
+grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, gr_complex)
+{
+    return grcuda_add_cc(s, in, ninputs, out, n);
+}
 
 } // namespace
 
@@ -49,11 +54,12 @@ int add_impl<T>::work(int noutput_items,
                       gr_vector_const_void_star& input_items,
                       gr_vector_void_star& output_items)
 {
-    check(launcher_for<T>()(this->stream(),
-                            input_items.data(),
-                            input_items.size(),
-                            output_items[0],
-                            noutput_items * d_vlen),
+    check(launch(this->stream(),
+                 input_items.data(),
+                 input_items.size(),
+                 output_items[0],
+                 noutput_items * d_vlen,
+                 T{}),
           "cuda.add");
     return noutput_items;
 }
