@@ -76,7 +76,7 @@ impl Block {
 
     /// Before work(): orders this block's stream after every earlier read of the spans it is
     /// about to write. One request per output port, in port order.
-    pub fn begin_work(&self, writes: &[WriteRequest]) -> Result<()> {
+    pub fn begin_work(&self, writes: impl ExactSizeIterator<Item = WriteRequest>) -> Result<()> {
         check_port_count("begin_work", "output", writes.len(), self.outputs.len())?;
         for (buffer, write) in self.outputs.iter().zip(writes) {
             buffer.begin_write(write.write_index, write.max_items)?;
@@ -86,7 +86,7 @@ impl Block {
 
     /// After work() enqueued its kernels: reports what was consumed on each input port, in
     /// port order, so writers upstream wait for these reads before overwriting.
-    pub fn end_work(&self, consumed: &[Consumption]) -> Result<()> {
+    pub fn end_work(&self, consumed: impl ExactSizeIterator<Item = Consumption>) -> Result<()> {
         check_port_count("end_work", "input", consumed.len(), self.inputs.len())?;
         for (input, consumption) in self.inputs.iter().zip(consumed) {
             input.buffer.consume(input.reader, consumption.read_index, consumption.nitems)?;

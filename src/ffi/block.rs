@@ -23,6 +23,18 @@ pub struct grcuda_consumption {
     pub nitems: usize,
 }
 
+impl From<&grcuda_write_request> for WriteRequest {
+    fn from(write: &grcuda_write_request) -> Self {
+        WriteRequest { write_index: write.write_index, max_items: write.max_items }
+    }
+}
+
+impl From<&grcuda_consumption> for Consumption {
+    fn from(consumption: &grcuda_consumption) -> Self {
+        Consumption { read_index: consumption.read_index, nitems: consumption.nitems }
+    }
+}
+
 /// A GPU block's share of the library: its stream, and its place as reader of its input
 /// buffers and writer of its output buffers. Used by one thread at a time.
 #[allow(non_camel_case_types)]
@@ -109,11 +121,8 @@ pub extern "C" fn grcuda_block_input_reader(block: *const grcuda_block, port: us
 pub extern "C" fn grcuda_block_begin_work(block: *const grcuda_block, writes: *const grcuda_write_request, count: usize) -> grcuda_status {
     guard(|| {
         let block = borrow(block, "block")?;
-        let writes: Vec<WriteRequest> = borrow_slice(writes, count, "writes")?
-            .iter()
-            .map(|w| WriteRequest { write_index: w.write_index, max_items: w.max_items })
-            .collect();
-        block.block.begin_work(&writes)
+        let writes = borrow_slice(writes, count, "writes")?;
+        block.block.begin_work(writes.iter().map(WriteRequest::from))
     })
 }
 
@@ -123,11 +132,8 @@ pub extern "C" fn grcuda_block_begin_work(block: *const grcuda_block, writes: *c
 pub extern "C" fn grcuda_block_end_work(block: *const grcuda_block, consumed: *const grcuda_consumption, count: usize) -> grcuda_status {
     guard(|| {
         let block = borrow(block, "block")?;
-        let consumed: Vec<Consumption> = borrow_slice(consumed, count, "consumed")?
-            .iter()
-            .map(|c| Consumption { read_index: c.read_index, nitems: c.nitems })
-            .collect();
-        block.block.end_work(&consumed)
+        let consumed = borrow_slice(consumed, count, "consumed")?;
+        block.block.end_work(consumed.iter().map(Consumption::from))
     })
 }
 
