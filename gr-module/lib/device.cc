@@ -70,6 +70,8 @@ const grcuda_device* device() { return open_shared_device().handle; }
 
 bool simulated() { return open_shared_device().info.backend == GRCUDA_BACKEND_SIMULATED; }
 
+int device_ordinal() { return open_shared_device().info.ordinal; }
+
 uint64_t free_memory()
 {
     uint64_t bytes = 0;

@@ -25,6 +25,9 @@ CUDA_API const grcuda_device* device();
 //! Whether device() is the simulated backend (host memory, CPU kernels).
 CUDA_API bool simulated();
 
+//! The CUDA ordinal of device(), for libraries that run on the same GPU (CuPy, PyTorch).
+CUDA_API int device_ordinal();
+
 //! Free memory of device() in bytes now (the simulated backend accounts its own).
 CUDA_API uint64_t free_memory();
 

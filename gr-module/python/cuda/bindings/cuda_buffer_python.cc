@@ -18,6 +18,9 @@ void bind_cuda_buffer(py::module& m)
     m.def("simulated",
           &gr::cuda::simulated,
           "Whether blocks run on the simulated backend (no GPU) rather than the GPU.");
+    m.def("device_ordinal",
+          &gr::cuda::device_ordinal,
+          "CUDA ordinal of the GPU the blocks use ($GRCUDA_DEVICE, default 0).");
     m.def("free_device_memory",
           &gr::cuda::free_memory,
           "Free memory of the device the blocks use, in bytes.");

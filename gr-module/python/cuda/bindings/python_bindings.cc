@@ -9,6 +9,7 @@
 
 namespace py = pybind11;
 
+void bind_block_context(py::module& m);
 void bind_cuda_buffer(py::module& m);
 void bind_copy(py::module& m);
 void bind_head(py::module& m);
@@ -33,6 +34,7 @@ PYBIND11_MODULE(cuda_python, m)
     // The block classes derive from gnuradio.gr's bindings.
     py::module::import("gnuradio.gr");
 
+    bind_block_context(m);
     bind_cuda_buffer(m);
     bind_copy(m);
     bind_head(m);

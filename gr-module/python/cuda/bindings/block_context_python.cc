@@ -1,0 +1,46 @@
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gr::cuda::block_context for Python GPU blocks (gnuradio/cuda/python_blocks.py): the block's
+// stream and its registration with the cuda_buffers of a gateway block's ports.
+
+#include <pybind11/pybind11.h>
+
+#include <gnuradio/block.h>
+#include <gnuradio/cuda/cuda_block.h>
+
+namespace py = pybind11;
+
+void bind_block_context(py::module& m)
+{
+    using gr::cuda::block_context;
+    py::class_<block_context>(m,
+                              "block_context",
+                              "A GPU block's CUDA stream and its registration with the "
+                              "cuda_buffers on its ports (one per block; used by the block's "
+                              "own thread).")
+        .def(py::init<>())
+        .def("stream_handle",
+             &block_context::stream_handle,
+             "The stream as an integer CUstream (cudaStream_t); 0 on the simulated backend.")
+        .def(
+            "attach",
+            [](block_context& self, const gr::block_sptr& block) { self.attach(*block); },
+            py::arg("block"),
+            "Registers the stream with the buffers of the block's ports (call from start()).")
+        .def(
+            "report_consumed",
+            [](block_context& self, const gr::block_sptr& block, int port, int nitems) {
+                self.report_consumed(*block, port, nitems);
+            },
+            py::arg("block"),
+            py::arg("port"),
+            py::arg("nitems"),
+            "Input port's next nitems items are read by work already enqueued on the stream: "
+            "call before consume() hands them back to the writer.")
+        .def("synchronize",
+             &block_context::synchronize,
+             py::call_guard<py::gil_scoped_release>(),
+             "Waits until all work enqueued on the stream is done.");
+}

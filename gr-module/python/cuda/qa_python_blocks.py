@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""cuda.sync_block, decim_block, interp_block and basic_block: blocks written in a few lines
+of array code (CuPy on the GPU, NumPy on the simulated backend) against NumPy references,
+GNU Radio's CPU blocks and the C++ GPU blocks, on random data."""
+
+import signal
+import sys
+from unittest import mock
+
+import numpy as np
+from gnuradio import blocks, filter as gr_filter, gr, gr_unittest
+
+from gnuradio import cuda
+
+
+class scale(cuda.sync_block):
+    def __init__(self, dtype, k, vlen=1):
+        item = dtype if vlen == 1 else (dtype, vlen)
+        cuda.sync_block.__init__(self, name="scale", in_sig=[item], out_sig=[item])
+        self.k = k
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = input_items[0] * self.k
+        return len(output_items[0])
+
+
+class adder(cuda.sync_block):
+    def __init__(self, ninputs):
+        cuda.sync_block.__init__(self, "adder", [np.float32] * ninputs, [np.float32])
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = sum(input_items)
+        return len(output_items[0])
+
+
+class pair_sum(cuda.decim_block):
+    def __init__(self):
+        cuda.decim_block.__init__(self, name="pair_sum", in_sig=[np.float32], out_sig=[np.float32], decim=2)
+
+    def work(self, input_items, output_items):
+        n = len(output_items[0])
+        output_items[0][:] = input_items[0][0:2 * n:2] + input_items[0][1:2 * n:2]
+        return n
+
+
+class repeat3(cuda.interp_block):
+    def __init__(self):
+        cuda.interp_block.__init__(self, name="repeat3", in_sig=[np.int16], out_sig=[np.int16], interp=3)
+
+    def work(self, input_items, output_items):
+        n = len(output_items[0]) // 3
+        output_items[0][:] = self.xp.repeat(input_items[0][:n], 3)
+        return 3 * n
+
+
+class fir(cuda.sync_block):
+    """A FIR filter through history: each output reads ntaps - 1 earlier inputs."""
+
+    def __init__(self, taps):
+        cuda.sync_block.__init__(self, "fir", [np.float32], [np.float32])
+        self.taps = np.asarray(taps, np.float32)
+        self.set_history(len(taps))
+
+    def work(self, input_items, output_items):
+        n = len(output_items[0])
+        x = input_items[0]
+        acc = self.xp.zeros(n, np.float32)
+        # GNU Radio's FIR convention: y[i] = sum_k taps[k] * x[i + ntaps - 1 - k].
+        for k, tap in enumerate(self.taps):
+            acc += tap * x[len(self.taps) - 1 - k:len(self.taps) - 1 - k + n]
+        output_items[0][:] = acc
+        return n
+
+
+class magnitude(cuda.sync_block):
+    def __init__(self):
+        cuda.sync_block.__init__(self, "magnitude", [np.complex64], [np.float32])
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = self.xp.abs(input_items[0])
+        return len(output_items[0])
+
+
+class passthrough(cuda.basic_block):
+    """general_work() copying what it can, consumed and produced explicitly."""
+
+    def __init__(self):
+        cuda.basic_block.__init__(self, "passthrough", [np.float32], [np.float32])
+
+    def general_work(self, input_items, output_items):
+        n = min(len(input_items[0]), len(output_items[0]))
+        output_items[0][:n] = input_items[0][:n]
+        self.consume(0, n)
+        return n
+
+
+class accumulate8(cuda.basic_block):
+    """Sum of every 8 inputs (1:8), with a forecast."""
+
+    def __init__(self):
+        cuda.basic_block.__init__(self, "accumulate8", [np.float32], [np.float32])
+
+    def forecast(self, noutput_items, ninputs):
+        return [8 * noutput_items] * ninputs
+
+    def general_work(self, input_items, output_items):
+        n = min(len(input_items[0]) // 8, len(output_items[0]))
+        output_items[0][:n] = input_items[0][:8 * n].reshape(n, 8).sum(axis=1)
+        self.consume_each(8 * n)
+        return n
+
+
+class produce_after_heavy_work(cuda.basic_block):
+    """Calls produce() after a long chain of GPU work on the output, then enqueues more:
+    readers must see the final values. Checks that nitems_written() counts the produce()."""
+
+    def __init__(self, delay_rounds=20, decim=1):
+        cuda.basic_block.__init__(self, "produce_after_heavy_work", [np.float32], [np.float32])
+        self.delay_rounds = delay_rounds
+        self.decim = decim
+        self.counts_seen = True
+
+    def forecast(self, noutput_items, ninputs):
+        return [self.decim * noutput_items] * ninputs
+
+    def general_work(self, input_items, output_items):
+        n = min(len(input_items[0]) // self.decim, len(output_items[0]))
+        if n == 0:
+            return 0
+        out = output_items[0][:n]
+        out[:] = input_items[0][:self.decim * n:self.decim]
+        for _ in range(self.delay_rounds):  # GPU work that takes a while, result unchanged
+            out *= 2.0
+            out *= 0.5
+        before = self.nitems_written(0)
+        self.produce(0, n)
+        self.counts_seen &= self.nitems_written(0) == before + n
+        out += 1.0  # still part of this call's work: readers must see it
+        self.consume(0, self.decim * n)
+        return gr.WORK_CALLED_PRODUCE
+
+
+class counting_source(cuda.sync_block):
+    """0, 1, 2, ... made on the GPU, then WORK_DONE after total items."""
+
+    def __init__(self, total):
+        cuda.sync_block.__init__(self, "counting_source", None, [np.float32])
+        self.total = total
+        self.sent = 0
+
+    def work(self, input_items, output_items):
+        n = min(len(output_items[0]), self.total - self.sent)
+        if n == 0:
+            return gr.WORK_DONE
+        output_items[0][:n] = self.xp.arange(self.sent, self.sent + n, dtype=np.float32)
+        self.sent += n
+        return n
+
+
+class summing_sink(cuda.sync_block):
+    """Sums what it gets on the GPU; the host sees only the total."""
+
+    def __init__(self):
+        cuda.sync_block.__init__(self, "summing_sink", [np.float32], None)
+        self.total = None
+        self.items = 0
+
+    def work(self, input_items, output_items):
+        part = input_items[0].astype(np.float64).sum()
+        self.total = part if self.total is None else self.total + part
+        self.items += len(input_items[0])
+        return len(input_items[0])
+
+
+class failing(cuda.sync_block):
+    def __init__(self, how):
+        cuda.sync_block.__init__(self, "failing", [np.float32], [np.float32])
+        self.how = how
+
+    def work(self, input_items, output_items):
+        if self.how == "raise":
+            raise ArithmeticError("the GPU math went wrong")
+        return len(output_items[0]) + 1
+
+
+class own_start(cuda.sync_block):
+    """Overrides start() and stop() without calling the base class."""
+
+    def __init__(self):
+        cuda.sync_block.__init__(self, "own_start", [np.float32], [np.float32])
+        self.starts = 0
+
+    def start(self):
+        self.starts += 1
+        return True
+
+    def stop(self):
+        return True
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = input_items[0] + 1
+        return len(output_items[0])
+
+
+class qa_python_blocks(gr_unittest.TestCase):
+    def setUp(self):
+        signal.signal(signal.SIGALRM, lambda *_: self.fail("the flowgraph hung"))
+        signal.alarm(120)
+        self.rng = np.random.default_rng(7)
+
+    def tearDown(self):
+        signal.alarm(0)
+
+    def floats(self, n):
+        return self.rng.standard_normal(n).astype(np.float32)
+
+    def complexes(self, n):
+        return (self.rng.standard_normal(n) + 1j * self.rng.standard_normal(n)).astype(np.complex64)
+
+    def run_chain(self, source, *chain, sink):
+        tb = gr.top_block()
+        tb.connect(source, *chain, sink)
+        tb.run()
+        return np.array(sink.data())
+
+    def test_sync_float_complex_int16_and_vectors(self):
+        for length in (1, 4095, 100_003):
+            data = self.floats(length)
+            got = self.run_chain(blocks.vector_source_f(data), scale(np.float32, 3.0), sink=blocks.vector_sink_f())
+            np.testing.assert_array_equal(got, data * np.float32(3.0))
+        data = self.complexes(70_001)
+        got = self.run_chain(blocks.vector_source_c(data), scale(np.complex64, np.complex64(1 - 2j)),
+                             sink=blocks.vector_sink_c())
+        np.testing.assert_allclose(got, data * np.complex64(1 - 2j), rtol=1e-6)
+        data = self.rng.integers(-1000, 1000, 50_000).astype(np.int16)
+        got = self.run_chain(blocks.vector_source_s(data.tolist()), scale(np.int16, 7), sink=blocks.vector_sink_s())
+        np.testing.assert_array_equal(got, data * 7)
+        data = self.floats(4 * 30_001)
+        got = self.run_chain(blocks.vector_source_f(data, False, 4), scale(np.float32, -1.5, vlen=4),
+                             sink=blocks.vector_sink_f(4))
+        np.testing.assert_array_equal(got, data * np.float32(-1.5))
+
+    def test_several_inputs_against_add_ff(self):
+        data = [self.floats(60_007) for _ in range(3)]
+        tb = gr.top_block()
+        ours, theirs = adder(3), blocks.add_ff()
+        our_sink, their_sink = blocks.vector_sink_f(), blocks.vector_sink_f()
+        for port, stream in enumerate(data):
+            tb.connect(blocks.vector_source_f(stream), (ours, port))
+            tb.connect(blocks.vector_source_f(stream), (theirs, port))
+        tb.connect(ours, our_sink)
+        tb.connect(theirs, their_sink)
+        tb.run()
+        np.testing.assert_allclose(our_sink.data(), their_sink.data(), rtol=1e-6, atol=1e-6)
+
+    def test_decimator_and_interpolator(self):
+        data = self.floats(2 * 40_001)
+        got = self.run_chain(blocks.vector_source_f(data), pair_sum(), sink=blocks.vector_sink_f())
+        np.testing.assert_array_equal(got, data[0::2] + data[1::2])
+        data = self.rng.integers(-100, 100, 33_333).astype(np.int16)
+        got = self.run_chain(blocks.vector_source_s(data.tolist()), repeat3(), sink=blocks.vector_sink_s())
+        np.testing.assert_array_equal(got, np.repeat(data, 3))
+
+    def test_history_fir_against_fir_filter_fff(self):
+        taps = self.floats(17)
+        data = self.floats(50_000)
+        got = self.run_chain(blocks.vector_source_f(data), fir(taps), sink=blocks.vector_sink_f())
+        expected = self.run_chain(blocks.vector_source_f(data), gr_filter.fir_filter_fff(1, taps),
+                                  sink=blocks.vector_sink_f())
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+
+    def test_complex_to_float(self):
+        data = self.complexes(80_000)
+        got = self.run_chain(blocks.vector_source_c(data), magnitude(), sink=blocks.vector_sink_f())
+        expected = self.run_chain(blocks.vector_source_c(data), blocks.complex_to_mag(), sink=blocks.vector_sink_f())
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+    def test_basic_passthrough_and_accumulate(self):
+        data = self.floats(123_457)
+        got = self.run_chain(blocks.vector_source_f(data), passthrough(), sink=blocks.vector_sink_f())
+        np.testing.assert_array_equal(got, data)
+        data = self.floats(8 * 10_001)
+        got = self.run_chain(blocks.vector_source_f(data), accumulate8(), sink=blocks.vector_sink_f())
+        np.testing.assert_allclose(got, data.reshape(-1, 8).sum(axis=1), rtol=1e-5, atol=1e-5)
+
+    def test_source_ending_with_work_done_and_gpu_only_sink(self):
+        source, sink = counting_source(1_000_003), summing_sink()
+        tb = gr.top_block()
+        tb.connect(source, cuda.multiply_const_ff(2.0), sink)
+        tb.run()
+        self.assertEqual(sink.items, 1_000_003)
+        self.assertEqual(float(sink.total), 2.0 * sum(range(1_000_003)))
+
+    def test_explicit_produce_after_heavy_work_small_calls(self):
+        data = self.floats(200_000)
+        tb = gr.top_block()
+        chain = [produce_after_heavy_work() for _ in range(3)]
+        for block in chain:
+            block.set_max_noutput_items(1024)
+        sink = blocks.vector_sink_f()
+        tb.connect(blocks.vector_source_f(data), *chain, sink)
+        tb.run()
+        expected = data
+        for _ in chain:
+            expected = expected + np.float32(1)
+        np.testing.assert_array_equal(sink.data(), expected)
+        self.assertTrue(all(block.counts_seen for block in chain))
+
+    def test_explicit_produce_decimating_by_two(self):
+        data = self.floats(100_001)
+        block = produce_after_heavy_work(delay_rounds=5, decim=2)
+        block.set_max_noutput_items(1024)
+        got = self.run_chain(blocks.vector_source_f(data), block, sink=blocks.vector_sink_f())
+        np.testing.assert_array_equal(got, data[0:100_000:2] + 1)
+
+    def test_cpp_python_cpp_chain_and_cpu_neighbours(self):
+        data = self.floats(250_000)
+        got = self.run_chain(blocks.vector_source_f(data), cuda.multiply_const_ff(2.0), scale(np.float32, 3.0),
+                             cuda.copy(4), blocks.multiply_const_ff(0.5), scale(np.float32, 4.0),
+                             sink=blocks.vector_sink_f())
+        np.testing.assert_array_equal(got, data * 12)
+
+    def test_python_fan_out_to_python_blocks_of_different_speeds(self):
+        data = self.floats(300_000)
+        tb = gr.top_block()
+        # The flowgraph holds only the C++ side of a Python block: keep the Python objects.
+        source, fast = scale(np.float32, 1.0), scale(np.float32, 2.0)
+        slow = produce_after_heavy_work(delay_rounds=50)
+        slow.set_max_noutput_items(512)
+        sinks = [blocks.vector_sink_f(), blocks.vector_sink_f()]
+        tb.connect(blocks.vector_source_f(data), source)
+        tb.connect(source, fast, sinks[0])
+        tb.connect(source, slow, sinks[1])
+        tb.run()
+        np.testing.assert_array_equal(sinks[0].data(), data * 2)
+        np.testing.assert_array_equal(sinks[1].data(), data + 1)
+
+    def test_restart_with_start_and_stop_overridden(self):
+        block = own_start()
+        tb = gr.top_block()
+        data = self.floats(20_000)
+        source, sink = blocks.vector_source_f(data), blocks.vector_sink_f()
+        tb.connect(source, block, sink)
+        for run in range(3):
+            source.rewind()
+            sink.reset()
+            tb.run()
+            np.testing.assert_array_equal(sink.data(), data + 1)
+        self.assertEqual(block.starts, 3)
+
+    def test_errors_end_the_flowgraph_with_the_reason(self):
+        for how, error, message in (("raise", ArithmeticError, "went wrong"),
+                                    ("too many", ValueError, r"returned \d+ items but was given room for \d+")):
+            block = failing(how)
+            tb = gr.top_block()
+            tb.connect(blocks.null_source(4), block, blocks.null_sink(4))
+            tb.run()
+            self.assertIsInstance(block.error, error)
+            self.assertRegex(str(block.error), message)
+
+    def test_io_signature_with_a_port_range_and_cpu_signatures_refused(self):
+        class any_inputs(cuda.sync_block):
+            def __init__(self):
+                cuda.sync_block.__init__(self, "any_inputs", cuda.io_signature(1, 4, [np.float32]),
+                                         cuda.io_signature(1, 1, [np.float32]))
+
+            def work(self, input_items, output_items):
+                output_items[0][:] = sum(input_items)
+                return len(output_items[0])
+
+        data = self.floats(10_000)
+        tb = gr.top_block()
+        block, sink = any_inputs(), blocks.vector_sink_f()
+        for port in range(2):
+            tb.connect(blocks.vector_source_f(data), (block, port))
+        tb.connect(block, sink)
+        tb.run()
+        np.testing.assert_array_equal(sink.data(), data * 2)
+        with self.assertRaisesRegex(TypeError, "cuda.io_signature"):
+            scale.__bases__[0].__init__(scale.__new__(scale), "x", gr.py_io_signature(1, 1, [np.float32]), None)
+
+    def test_missing_cupy_on_a_gpu_is_a_clear_error(self):
+        from gnuradio.cuda import arrays
+        with mock.patch.object(arrays, "simulated", return_value=False), mock.patch.dict(sys.modules, {"cupy": None}):
+            with self.assertRaisesRegex(ImportError, "pip install cupy-cuda13x"):
+                arrays.array_module.__wrapped__()
+
+    def test_arrays_are_the_backends_module(self):
+        block = scale(np.float32, 1.0)
+        if cuda.simulated():
+            self.assertIs(block.xp, np)
+            self.assertIsNone(block.stream)
+        else:
+            import cupy
+            self.assertIs(block.xp, cupy)
+            self.assertEqual(block.stream.ptr, block.stream_handle)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_python_blocks)
