@@ -4,189 +4,204 @@
 #
 """Benchmarks of the GNU Radio module against baselines measured in the same run.
 
-1. CPU -> GPU and GPU -> CPU through the module (null_source/null_sink on the CPU side)
-   against raw pinned copies through libgrcuda's C API.
+1. CPU -> GPU and GPU -> CPU through the module against raw pinned copies through
+   libgrcuda's C API. The CPU side does not touch the data (a source that only produces,
+   GNU Radio's null_sink), so the figure is the transfer's.
 2. A GPU-resident chain, cuda.null_source -> cuda.head -> cuda.multiply_const_cc ->
-   cuda.null_sink, against the bare multiply kernel on raw device memory.
-3. cuda.fft against the same cuFFT transforms called directly, and against GNU Radio's
-   fft.fft_vcc (FFTW) with 1 and 16 threads.
+   cuda.null_sink, against the same GPU work on raw device memory: head's copy plus the
+   multiply kernel. The chain without head is compared with the multiply kernel alone.
+3. cuda.fft (null_source -> fft -> null_sink) against the same cuFFT transforms called
+   directly, and GNU Radio's fft.fft_vcc (FFTW) with 1 and 16 threads.
 
-Prints Markdown tables and writes the figures as JSON (--json). Items per call are set with
-set_max_noutput_items on the measured blocks.
+Items per call are set with set_max_noutput_items on the measured blocks, buffers hold
+--buffer-calls calls; flowgraph rates are steady-state rates (benchmark_support.py).
+Prints Markdown tables, writes the figures as JSON (--json) and PNG plots (--plots, where
+matplotlib is installed; --plot-only redraws them from a JSON file).
 """
 
 import argparse
 import ctypes
 import json
-import time
+import os
 
 import numpy as np
 from gnuradio import blocks, fft as gr_fft, gr
 
+from benchmark_support import configure, counters_enabled, plot, raw, steady_rate, untouched_source, work_times
+
 from gnuradio import cuda
 
-grcuda = ctypes.CDLL("libgrcuda.so.1")
-for name in ("grcuda_device_open", "grcuda_stream_new", "grcuda_memory_new", "grcuda_stream_copy_async",
-             "grcuda_stream_synchronize", "grcuda_multiply_const_cc", "grcuda_fft_execute"):
-    getattr(grcuda, name).restype = ctypes.c_int
-grcuda.grcuda_memory_address.restype = ctypes.c_void_p
 
-
-class complex32(ctypes.Structure):
-    _fields_ = [("real", ctypes.c_float), ("imag", ctypes.c_float)]
-
-
-def ok(status, what):
-    if status != 0:
-        raise RuntimeError(f"{what}: status {status}")
-
-
-class raw:
-    """Baselines straight through the C API, on one stream."""
-
-    def __init__(self):
-        self.device = ctypes.c_void_p()
-        ok(grcuda.grcuda_device_open(0, 0, ctypes.byref(self.device)), "open")
-        self.stream = ctypes.c_void_p()
-        ok(grcuda.grcuda_stream_new(self.device, ctypes.byref(self.stream)), "stream")
-
-    def memory(self, kind, size):
-        handle = ctypes.c_void_p()
-        ok(grcuda.grcuda_memory_new(self.device, kind, ctypes.c_size_t(size), ctypes.byref(handle)), "memory")
-        return ctypes.c_void_p(grcuda.grcuda_memory_address(handle))
-
-    def timed(self, calls, launch):
-        launch()
-        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
-        started = time.perf_counter()
-        for _ in range(calls):
-            launch()
-        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
-        return time.perf_counter() - started
-
-
-def run_flowgraph(tb):
-    started = time.perf_counter()
-    tb.run()
-    return time.perf_counter() - started
-
-
-def transfers(r, volume, table):
+def transfers(r, args, results):
     print("### CPU <-> GPU through the module vs raw pinned copies\n")
     print("| bytes per call | H2D raw GB/s | H2D module GB/s | ratio | D2H raw GB/s | D2H module GB/s | ratio |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
-    for chunk in (1 << 20, 4 << 20, 16 << 20):
+    for chunk in (1 << 20,) if args.quick else (1 << 20, 4 << 20, 16 << 20):
         items = chunk // 8
-        calls = max(4, volume // chunk)
+        calls = max(8, args.volume // chunk)
         host, device = r.memory(1, chunk), r.memory(0, chunk)
-        h2d_raw = calls * chunk / r.timed(calls, lambda: ok(grcuda.grcuda_stream_copy_async(r.stream, device, host, ctypes.c_size_t(chunk)), "copy")) / 1e9
-        d2h_raw = calls * chunk / r.timed(calls, lambda: ok(grcuda.grcuda_stream_copy_async(r.stream, host, device, ctypes.c_size_t(chunk)), "copy")) / 1e9
-        figures = {}
-        for direction in ("h2d", "d2h"):
-            tb = gr.top_block()
-            head = blocks.head(8, calls * items)
-            if direction == "h2d":
-                head.set_max_noutput_items(items)
-                head.set_min_output_buffer(4 * items)
-                tb.connect(blocks.null_source(8), head, cuda.null_sink(8))
-            else:
-                source = cuda.null_source(8, 1, False)
-                gpu_head = cuda.head(8, calls * items)
-                for block in (source, gpu_head):
-                    block.set_max_noutput_items(items)
-                    block.set_min_output_buffer(4 * items)
-                tb.connect(source, gpu_head, blocks.null_sink(8))
-            figures[direction] = calls * chunk / run_flowgraph(tb) / 1e9
-        table.append({"test": "transfer", "bytes": chunk, "h2d_raw": h2d_raw, "h2d": figures["h2d"], "d2h_raw": d2h_raw, "d2h": figures["d2h"]})
-        print(f"| {chunk >> 20} MiB | {h2d_raw:.1f} | {figures['h2d']:.1f} | {100 * figures['h2d'] / h2d_raw:.0f}% | "
-              f"{d2h_raw:.1f} | {figures['d2h']:.1f} | {100 * figures['d2h'] / d2h_raw:.0f}% |")
+        h2d_raw = calls * chunk / r.timed(calls, lambda: r.copy(device, host, chunk)) / 1e9
+        d2h_raw = calls * chunk / r.timed(calls, lambda: r.copy(host, device, chunk)) / 1e9
+
+        tb = gr.top_block()
+        source, sink = untouched_source(8), cuda.null_sink(8)
+        configure([source], items, args.buffer_calls)
+        tb.connect(source, sink)
+        h2d = 8 * steady_rate(tb, sink, args.seconds) / 1e9
+
+        tb = gr.top_block()
+        source, sink = cuda.null_source(8, 1, False), blocks.null_sink(8)
+        configure([source], items, args.buffer_calls)
+        tb.connect(source, sink)
+        d2h = 8 * steady_rate(tb, sink, args.seconds) / 1e9
+
+        results["transfer"].append({"bytes": chunk, "h2d_raw": h2d_raw, "h2d": h2d, "d2h_raw": d2h_raw, "d2h": d2h})
+        print(f"| {chunk >> 20} MiB | {h2d_raw:.1f} | {h2d:.1f} | {100 * h2d / h2d_raw:.0f}% | "
+              f"{d2h_raw:.1f} | {d2h:.1f} | {100 * d2h / d2h_raw:.0f}% |")
     print()
 
 
-def chain(r, volume, table):
-    print("### null_source -> head -> multiply_const_cc -> null_sink vs the bare kernel\n")
-    print("| items per call | bare kernel Gitems/s | chain Gitems/s | ratio |")
-    print("|---:|---:|---:|---:|")
-    for shift in (18, 20, 22, 24):
+def chain(r, args, results):
+    print("### null_source -> head -> multiply_const_cc -> null_sink vs the same kernels on raw memory\n")
+    print(f"Buffers of {args.buffer_calls} calls. 'bare copy+multiply' is head's copy and the multiply "
+          "kernel back to back on one stream; 'bare multiply' the kernel alone.\n")
+    print("| items per call | bare copy+multiply Gitems/s | chain Gitems/s | ratio | bare multiply Gitems/s "
+          "| chain without head Gitems/s | ratio |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    diagnostics = []
+    for shift in (18,) if args.quick else (18, 20, 22, 24):
         items = 1 << shift
-        calls = max(8, volume // (8 * items))
+        calls = max(16, args.volume // (8 * items))
         ring = 4
-        source, dest = r.memory(0, ring * items * 8), r.memory(0, ring * items * 8)
+        first, second, third = (r.memory(0, ring * items * 8) for _ in range(3))
         counter = [0]
 
-        def launch():
-            offset = (counter[0] % ring) * items * 8
+        def at(memory):
+            return ctypes.c_void_p(memory.value + (counter[0] % ring) * items * 8)
+
+        def multiply():
+            r.multiply_cc(at(first), at(second), items)
             counter[0] += 1
-            ok(grcuda.grcuda_multiply_const_cc(r.stream, ctypes.c_void_p(source.value + offset),
-                                               ctypes.c_void_p(dest.value + offset), ctypes.c_size_t(items),
-                                               complex32(1.0, 0.5)), "multiply")
 
-        bare = calls * items / r.timed(calls, launch) / 1e9
+        def copy_and_multiply():
+            r.copy(at(second), at(first), items * 8)
+            r.multiply_cc(at(second), at(third), items)
+            counter[0] += 1
+
+        bare = calls * items / r.timed(calls, multiply) / 1e9
+        bare_both = calls * items / r.timed(calls, copy_and_multiply) / 1e9
+
         tb = gr.top_block()
-        src = cuda.null_source(8, 1, False)
-        head = cuda.head(8, calls * items)
-        multiply = cuda.multiply_const_cc(1 + 0.5j)
-        for block in (src, head, multiply):
-            block.set_max_noutput_items(items)
-            block.set_min_output_buffer(4 * items)
-        tb.connect(src, head, multiply, cuda.null_sink(8))
-        module = calls * items / run_flowgraph(tb) / 1e9
-        table.append({"test": "chain", "items": items, "bare": bare, "module": module})
-        print(f"| 2^{shift} | {bare:.1f} | {module:.1f} | {100 * module / bare:.0f}% |")
+        source, head, multiply_block, sink = (cuda.null_source(8, 1, False), cuda.head(8, 1 << 62),
+                                              cuda.multiply_const_cc(1 + 0.5j), cuda.null_sink(8))
+        configure([source, head, multiply_block], items, args.buffer_calls)
+        tb.connect(source, head, multiply_block, sink)
+        with_head = steady_rate(tb, sink, args.seconds) / 1e9
+        if counters_enabled():
+            diagnostics.append((shift, work_times([source, head, multiply_block, sink])))
+
+        tb = gr.top_block()
+        source, multiply_block, sink = cuda.null_source(8, 1, False), cuda.multiply_const_cc(1 + 0.5j), cuda.null_sink(8)
+        configure([source, multiply_block], items, args.buffer_calls)
+        tb.connect(source, multiply_block, sink)
+        without_head = steady_rate(tb, sink, args.seconds) / 1e9
+
+        results["chain"].append({"items": items, "bare_copy_multiply": bare_both, "chain": with_head,
+                                 "bare_multiply": bare, "chain_without_head": without_head})
+        print(f"| 2^{shift} | {bare_both:.1f} | {with_head:.1f} | {100 * with_head / bare_both:.0f}% | {bare:.1f} | "
+              f"{without_head:.1f} | {100 * without_head / bare:.0f}% |")
     print()
+    for shift, figures in diagnostics:
+        if figures:
+            print(f"GNU Radio performance counters, chain at 2^{shift} items per call: " + ", ".join(
+                f"{name} {micros:.1f} us/work() for {int(items)} items" for name, micros, items in figures))
+    if diagnostics:
+        print()
 
 
-def ffts(r, volume, table):
+def ffts(r, args, results):
     print("### cuda.fft vs cuFFT called directly, and vs fft.fft_vcc (FFTW)\n")
     print("| FFT size | samples per call | cuFFT Msamples/s | cuda.fft Msamples/s | ratio | FFTW 1 thread | FFTW 16 threads |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
-    for size in (1024, 4096, 16384, 65536):
-        for per_call in (1 << 16, 1 << 20):
+    for size in (1024,) if args.quick else (1024, 4096, 16384, 65536):
+        for per_call in (1 << 16,) if args.quick else (1 << 16, 1 << 18, 1 << 20):
             if per_call < size:
                 continue
             batch = per_call // size
-            calls = max(8, volume // (8 * per_call))
+            calls = max(16, args.volume // (8 * per_call))
             source, dest = r.memory(0, per_call * 8), r.memory(0, per_call * 8)
-            direct = calls * per_call / r.timed(calls, lambda: ok(grcuda.grcuda_fft_execute(
-                r.stream, 0, ctypes.c_size_t(size), ctypes.c_size_t(batch), source, dest), "fft")) / 1e6
+            direct = calls * per_call / r.timed(calls, lambda: r.fft(size, batch, source, dest)) / 1e6
+
             tb = gr.top_block()
-            src = cuda.null_source(8 * size, 1, False)
-            head = cuda.head(8 * size, calls * batch)
-            block = cuda.fft(size, True, [], False)
-            for b in (src, head, block):
-                b.set_max_noutput_items(batch)
-                b.set_min_output_buffer(4 * batch)
-            tb.connect(src, head, block, cuda.null_sink(8 * size))
-            module = calls * per_call / run_flowgraph(tb) / 1e6
+            src, block, sink = cuda.null_source(8 * size, 1, False), cuda.fft(size, True, [], False), cuda.null_sink(8 * size)
+            configure([src, block], batch, args.buffer_calls)
+            tb.connect(src, block, sink)
+            module = size * steady_rate(tb, sink, args.seconds) / 1e6
+
             fftw = []
             for threads in (1, 16):
-                cpu_vectors = max(1, min(calls * batch, (1 << 24) // size))
                 tb = gr.top_block()
-                tb.connect(blocks.null_source(8 * size), blocks.head(8 * size, cpu_vectors),
-                           gr_fft.fft_vcc(size, True, [], False, threads), blocks.null_sink(8 * size))
-                fftw.append(cpu_vectors * size / run_flowgraph(tb) / 1e6)
-            table.append({"test": "fft", "size": size, "per_call": per_call, "cufft": direct, "module": module,
-                          "fftw1": fftw[0], "fftw16": fftw[1]})
+                cpu_sink = blocks.null_sink(8 * size)
+                tb.connect(blocks.null_source(8 * size), gr_fft.fft_vcc(size, True, [], False, threads), cpu_sink)
+                fftw.append(size * steady_rate(tb, cpu_sink, args.seconds) / 1e6)
+            results["fft"].append({"size": size, "per_call": per_call, "cufft": direct, "module": module,
+                                   "fftw1": fftw[0], "fftw16": fftw[1]})
             print(f"| {size} | 2^{per_call.bit_length() - 1} | {direct:.0f} | {module:.0f} | {100 * module / direct:.0f}% | "
                   f"{fftw[0]:.0f} | {fftw[1]:.0f} |")
     print()
 
 
+def draw(results, folder):
+    os.makedirs(folder, exist_ok=True)
+    transfer = results["transfer"]
+    plot(os.path.join(folder, "module-transfers.png"), "CPU <-> GPU through gr-cuda vs raw pinned copies (H200)",
+         "bytes per call", "GB/s", {
+             "H2D raw": [(t["bytes"], t["h2d_raw"]) for t in transfer],
+             "H2D module": [(t["bytes"], t["h2d"]) for t in transfer],
+             "D2H raw": [(t["bytes"], t["d2h_raw"]) for t in transfer],
+             "D2H module": [(t["bytes"], t["d2h"]) for t in transfer]})
+    chain_rows = results["chain"]
+    plot(os.path.join(folder, "module-chain.png"), "GPU-resident chain vs bare kernels (H200)",
+         "items per call", "Gitems/s", {
+             "bare copy+multiply": [(c["items"], c["bare_copy_multiply"]) for c in chain_rows],
+             "null_source->head->multiply->null_sink": [(c["items"], c["chain"]) for c in chain_rows],
+             "bare multiply": [(c["items"], c["bare_multiply"]) for c in chain_rows],
+             "null_source->multiply->null_sink": [(c["items"], c["chain_without_head"]) for c in chain_rows]})
+    big = [f for f in results["fft"] if f["per_call"] == 1 << 20]
+    plot(os.path.join(folder, "module-fft.png"), "FFT at 2^20 samples per call (H200)", "FFT size",
+         "Msamples/s (log)", {
+             "cuFFT direct": [(f["size"], f["cufft"]) for f in big],
+             "cuda.fft": [(f["size"], f["module"]) for f in big],
+             "fft_vcc 1 thread": [(f["size"], f["fftw1"]) for f in big],
+             "fft_vcc 16 threads": [(f["size"], f["fftw16"]) for f in big]}, log_y=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes moved per figure")
+    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
+    parser.add_argument("--seconds", type=float, default=1.5, help="measuring time per flowgraph figure")
+    parser.add_argument("--buffer-calls", type=int, default=4, help="buffer size in calls")
+    parser.add_argument("--quick", action="store_true", help="smallest size of each table only (a smoke test)")
     parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--plots", help="draw PNG plots into this folder")
+    parser.add_argument("--plot-only", help="only draw the plots of this JSON file (needs --plots)")
     args = parser.parse_args()
+    if args.plot_only:
+        with open(args.plot_only) as figures:
+            draw(json.load(figures), args.plots)
+        return
     backend = "simulated backend" if cuda.simulated() else "GPU"
     print(f"## gr-cuda module benchmark ({backend})\n")
     r = raw()
-    table = []
-    transfers(r, args.volume, table)
-    chain(r, args.volume, table)
-    ffts(r, args.volume, table)
+    results = {"transfer": [], "chain": [], "fft": []}
+    transfers(r, args, results)
+    chain(r, args, results)
+    ffts(r, args, results)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(table, out, indent=1)
+            json.dump(results, out, indent=1)
+    if args.plots:
+        draw(results, args.plots)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The CuPy blocks against the C++ blocks doing the same work, in the same run.
+
+multiply_const_cupy vs multiply_const_cc, and fft_cupy vs fft, each between a
+cuda.null_source and a cuda.null_sink, at the same items per call (set_max_noutput_items)
+and buffer sizes. Steady-state rates (benchmark_support.py). Prints Markdown tables; writes
+JSON (--json) and a PNG plot (--plots) where matplotlib is installed.
+"""
+
+import argparse
+import json
+import os
+
+import numpy as np
+from gnuradio import gr
+
+from benchmark_support import configure, plot, steady_rate
+
+from gnuradio import cuda
+
+
+def rate(make_block, itemsize, items_per_call, args):
+    tb = gr.top_block()
+    source, block, sink = cuda.null_source(itemsize, 1, False), make_block(), cuda.null_sink(itemsize)
+    configure([source, block], items_per_call, args.buffer_calls)
+    tb.connect(source, block, sink)
+    return steady_rate(tb, sink, args.seconds)
+
+
+def multiply(args, results):
+    print("### multiply_const_cupy vs multiply_const_cc (complex64)\n")
+    print("| items per call | C++ Gitems/s | CuPy Gitems/s | ratio |")
+    print("|---:|---:|---:|---:|")
+    for shift in (16,) if args.quick else (16, 18, 20, 22):
+        items = 1 << shift
+        cpp = rate(lambda: cuda.multiply_const_cc(1 + 0.5j), 8, items, args) / 1e9
+        python = rate(lambda: cuda.multiply_const_cupy(1 + 0.5j, np.complex64), 8, items, args) / 1e9
+        results["multiply"].append({"items": items, "cpp": cpp, "cupy": python})
+        print(f"| 2^{shift} | {cpp:.1f} | {python:.1f} | {100 * python / cpp:.0f}% |")
+    print()
+
+
+def ffts(args, results):
+    print("### fft_cupy vs cuda.fft (forward, complex64, no window)\n")
+    print("| FFT size | samples per call | C++ Msamples/s | CuPy Msamples/s | ratio |")
+    print("|---:|---:|---:|---:|---:|")
+    for size in (1024,) if args.quick else (1024, 4096, 16384, 65536):
+        for per_call in (1 << 18,) if args.quick else (1 << 18, 1 << 20):
+            batch = per_call // size
+            cpp = size * rate(lambda: cuda.fft(size, True, [], False), 8 * size, batch, args) / 1e6
+            python = size * rate(lambda: cuda.fft_cupy(size, True), 8 * size, batch, args) / 1e6
+            results["fft"].append({"size": size, "per_call": per_call, "cpp": cpp, "cupy": python})
+            print(f"| {size} | 2^{per_call.bit_length() - 1} | {cpp:.0f} | {python:.0f} | {100 * python / cpp:.0f}% |")
+    print()
+
+
+def draw(results, folder):
+    os.makedirs(folder, exist_ok=True)
+    rows = results["multiply"]
+    plot(os.path.join(folder, "python-blocks-multiply.png"), "multiply_const: CuPy block vs C++ block (H200)",
+         "items per call", "Gitems/s", {
+             "multiply_const_cc (C++)": [(r["items"], r["cpp"]) for r in rows],
+             "multiply_const_cupy (Python)": [(r["items"], r["cupy"]) for r in rows]})
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=1.5, help="measuring time per figure")
+    parser.add_argument("--buffer-calls", type=int, default=4, help="buffer size in calls")
+    parser.add_argument("--quick", action="store_true", help="smallest size of each table only (a smoke test)")
+    parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--plots", help="draw PNG plots into this folder")
+    parser.add_argument("--plot-only", help="only draw the plots of this JSON file (needs --plots)")
+    args = parser.parse_args()
+    if args.plot_only:
+        with open(args.plot_only) as figures:
+            draw(json.load(figures), args.plots)
+        return
+    backend = "simulated backend" if cuda.simulated() else "GPU"
+    print(f"## Python (CuPy) blocks vs C++ blocks ({backend})\n")
+    results = {"multiply": [], "fft": []}
+    multiply(args, results)
+    ffts(args, results)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=1)
+    if args.plots:
+        draw(results, args.plots)
+
+
+if __name__ == "__main__":
+    main()

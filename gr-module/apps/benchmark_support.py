@@ -1,0 +1,150 @@
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""What the module benchmarks share: baselines called straight through libgrcuda's C API,
+steady-state rates of running flowgraphs, a CPU source that does not touch its output,
+GNU Radio's per-block performance counters, and PNG plots of the results.
+
+Flowgraph rates are read from the last block's item counter while the flowgraph runs
+(after a warm-up), so neither start-up nor the end of the flowgraph is in the figure, and
+no block has to stop it (cuda.head copies every item: it would add its own GPU work).
+"""
+
+import ctypes
+import os
+import time
+
+import numpy as np
+from gnuradio import gr
+
+grcuda = ctypes.CDLL("libgrcuda.so.1")
+for _name in ("grcuda_device_open", "grcuda_stream_new", "grcuda_memory_new", "grcuda_stream_copy_async",
+              "grcuda_stream_synchronize", "grcuda_multiply_const_cc", "grcuda_fft_execute"):
+    getattr(grcuda, _name).restype = ctypes.c_int
+grcuda.grcuda_memory_address.restype = ctypes.c_void_p
+
+
+class complex32(ctypes.Structure):
+    _fields_ = [("real", ctypes.c_float), ("imag", ctypes.c_float)]
+
+
+def ok(status, what):
+    if status != 0:
+        raise RuntimeError(f"{what}: status {status}")
+
+
+class raw:
+    """Baselines straight through the C API, on one stream."""
+
+    def __init__(self):
+        self.device = ctypes.c_void_p()
+        ok(grcuda.grcuda_device_open(0, 0, ctypes.byref(self.device)), "open")
+        self.stream = ctypes.c_void_p()
+        ok(grcuda.grcuda_stream_new(self.device, ctypes.byref(self.stream)), "stream")
+
+    def memory(self, kind, size):
+        """Device (kind 0) or pinned host (kind 1) memory, never freed (one process run)."""
+        handle = ctypes.c_void_p()
+        ok(grcuda.grcuda_memory_new(self.device, kind, ctypes.c_size_t(size), ctypes.byref(handle)), "memory")
+        return ctypes.c_void_p(grcuda.grcuda_memory_address(handle))
+
+    def timed(self, calls, launch):
+        """Seconds for \\p calls launches back to back, after one warm-up launch."""
+        launch()
+        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
+        started = time.perf_counter()
+        for _ in range(calls):
+            launch()
+        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
+        return time.perf_counter() - started
+
+    def copy(self, destination, source, nbytes):
+        ok(grcuda.grcuda_stream_copy_async(self.stream, destination, source, ctypes.c_size_t(nbytes)), "copy")
+
+    def multiply_cc(self, source, destination, items):
+        ok(grcuda.grcuda_multiply_const_cc(self.stream, source, destination, ctypes.c_size_t(items),
+                                           complex32(1.0, 0.5)), "multiply")
+
+    def fft(self, size, batch, source, destination):
+        ok(grcuda.grcuda_fft_execute(self.stream, 0, ctypes.c_size_t(size), ctypes.c_size_t(batch),
+                                     source, destination), "fft")
+
+
+class untouched_source(gr.sync_block):
+    """A CPU source that produces items without writing them: measures the host-to-device
+    copy itself rather than a CPU block filling memory (GNU Radio's null_source memsets)."""
+
+    def __init__(self, itemsize):
+        gr.sync_block.__init__(self, "untouched_source", None, [np.dtype((np.uint8, itemsize))])
+
+    def work(self, input_items, output_items):
+        return len(output_items[0])
+
+
+def configure(blocks, items_per_call, buffer_calls):
+    """Every measured block makes calls of \\p items_per_call items into buffers of
+    \\p buffer_calls calls."""
+    for block in blocks:
+        block.set_max_noutput_items(items_per_call)
+        block.set_min_output_buffer(buffer_calls * items_per_call)
+
+
+def steady_rate(tb, last_block, seconds, warmup=0.5):
+    """Items per second into \\p last_block's input 0 while \\p tb runs (after \\p warmup)."""
+    tb.start()
+    try:
+        time.sleep(warmup)
+        first, started = last_block.nitems_read(0), time.perf_counter()
+        time.sleep(seconds)
+        last, ended = last_block.nitems_read(0), time.perf_counter()
+    finally:
+        tb.stop()
+        tb.wait()
+    return (last - first) / (ended - started)
+
+
+def work_times(blocks):
+    """GNU Radio's performance counters of \\p blocks: mean microseconds in work() and mean
+    items per call, or None where counters are off (GR_CONF_PERFCOUNTERS_ON=True)."""
+    figures = []
+    for block in blocks:
+        try:
+            figures.append((block.name(), block.pc_work_time_avg() / 1e3, block.pc_noutput_items_avg()))
+        except RuntimeError:
+            return None
+    return figures
+
+
+def counters_enabled():
+    return os.environ.get("GR_CONF_PERFCOUNTERS_ON", "").lower() in ("1", "true", "yes")
+
+
+def plot(path, title, xlabel, ylabel, series, log_x=True, log_y=False):
+    """A line plot of \\p series ({label: [(x, y), ...]}) to \\p path; skipped without
+    matplotlib (the GPU kit has none: plot from the JSON with --plot-only there)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"(matplotlib missing: {path} not drawn)")
+        return
+    figure, axes = plt.subplots(figsize=(7, 4))
+    for label, points in series.items():
+        if not points:
+            continue
+        xs, ys = zip(*points)
+        axes.plot(xs, ys, marker="o", label=label)
+    if log_x:
+        axes.set_xscale("log", base=2)
+    if log_y:
+        axes.set_yscale("log")
+    axes.set_title(title)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(True, alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    print(f"wrote {path}")
