@@ -66,8 +66,8 @@ def chain(r, args, results):
     print(f"Buffers of {args.buffer_calls} calls. 'bare copy+multiply' is head's copy and the multiply "
           "kernel back to back on one stream; 'bare multiply' the kernel alone.\n")
     print("| items per call | bare copy+multiply Gitems/s | chain Gitems/s | ratio | bare multiply Gitems/s "
-          "| chain without head Gitems/s | ratio |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+          "| chain without head Gitems/s | ratio | us per call, null_source -> null_sink |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     diagnostics = []
     for shift in (18,) if args.quick else (18, 20, 22, 24):
         items = 1 << shift
@@ -106,10 +106,18 @@ def chain(r, args, results):
         tb.connect(source, multiply_block, sink)
         without_head = steady_rate(tb, sink, args.seconds) / 1e9
 
+        # GNU Radio and the buffers alone: GPU blocks that launch nothing.
+        tb = gr.top_block()
+        source, sink = cuda.null_source(8, 1, False), cuda.null_sink(8)
+        configure([source], items, args.buffer_calls)
+        tb.connect(source, sink)
+        overhead = 1e6 * items / steady_rate(tb, sink, args.seconds)
+
         results["chain"].append({"items": items, "bare_copy_multiply": bare_both, "chain": with_head,
-                                 "bare_multiply": bare, "chain_without_head": without_head})
+                                 "bare_multiply": bare, "chain_without_head": without_head,
+                                 "empty_call_us": overhead})
         print(f"| 2^{shift} | {bare_both:.1f} | {with_head:.1f} | {100 * with_head / bare_both:.0f}% | {bare:.1f} | "
-              f"{without_head:.1f} | {100 * without_head / bare:.0f}% |")
+              f"{without_head:.1f} | {100 * without_head / bare:.0f}% | {overhead:.1f} |")
     print()
     for shift, figures in diagnostics:
         if figures:
@@ -124,7 +132,7 @@ def ffts(r, args, results):
     print("| FFT size | samples per call | cuFFT Msamples/s | cuda.fft Msamples/s | ratio | FFTW 1 thread | FFTW 16 threads |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for size in (1024,) if args.quick else (1024, 4096, 16384, 65536):
-        for per_call in (1 << 16,) if args.quick else (1 << 16, 1 << 18, 1 << 20):
+        for per_call in (1 << 16,) if args.quick else (1 << 16, 1 << 18, 1 << 20, 1 << 22):
             if per_call < size:
                 continue
             batch = per_call // size
@@ -180,8 +188,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
     parser.add_argument("--seconds", type=float, default=1.5, help="measuring time per flowgraph figure")
-    parser.add_argument("--buffer-calls", type=int, default=4, help="buffer size in calls")
+    parser.add_argument("--buffer-calls", type=int, default=16, help="buffer size in calls")
     parser.add_argument("--quick", action="store_true", help="smallest size of each table only (a smoke test)")
+    parser.add_argument("--only", choices=("transfer", "chain", "fft"), action="append",
+                        help="run only these tables (repeatable)")
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--plots", help="draw PNG plots into this folder")
     parser.add_argument("--plot-only", help="only draw the plots of this JSON file (needs --plots)")
@@ -194,9 +204,9 @@ def main():
     print(f"## gr-cuda module benchmark ({backend})\n")
     r = raw()
     results = {"transfer": [], "chain": [], "fft": []}
-    transfers(r, args, results)
-    chain(r, args, results)
-    ffts(r, args, results)
+    for name, table in (("transfer", transfers), ("chain", chain), ("fft", ffts)):
+        if not args.only or name in args.only:
+            table(r, args, results)
     if args.json:
         with open(args.json, "w") as out:
             json.dump(results, out, indent=1)

@@ -34,7 +34,7 @@ def multiply(args, results):
     print("### multiply_const_cupy vs multiply_const_cc (complex64)\n")
     print("| items per call | C++ Gitems/s | CuPy Gitems/s | ratio |")
     print("|---:|---:|---:|---:|")
-    for shift in (16,) if args.quick else (16, 18, 20, 22):
+    for shift in (16,) if args.quick else (16, 18, 20, 22, 24):
         items = 1 << shift
         cpp = rate(lambda: cuda.multiply_const_cc(1 + 0.5j), 8, items, args) / 1e9
         python = rate(lambda: cuda.multiply_const_cupy(1 + 0.5j, np.complex64), 8, items, args) / 1e9
@@ -48,7 +48,7 @@ def ffts(args, results):
     print("| FFT size | samples per call | C++ Msamples/s | CuPy Msamples/s | ratio |")
     print("|---:|---:|---:|---:|---:|")
     for size in (1024,) if args.quick else (1024, 4096, 16384, 65536):
-        for per_call in (1 << 18,) if args.quick else (1 << 18, 1 << 20):
+        for per_call in (1 << 18,) if args.quick else (1 << 18, 1 << 20, 1 << 22):
             batch = per_call // size
             cpp = size * rate(lambda: cuda.fft(size, True, [], False), 8 * size, batch, args) / 1e6
             python = size * rate(lambda: cuda.fft_cupy(size, True), 8 * size, batch, args) / 1e6
@@ -69,7 +69,7 @@ def draw(results, folder):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=1.5, help="measuring time per figure")
-    parser.add_argument("--buffer-calls", type=int, default=4, help="buffer size in calls")
+    parser.add_argument("--buffer-calls", type=int, default=16, help="buffer size in calls")
     parser.add_argument("--quick", action="store_true", help="smallest size of each table only (a smoke test)")
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--plots", help="draw PNG plots into this folder")

@@ -4,8 +4,9 @@
  */
 
 // The FFT block chains libgrcuda kernels on its stream: real-to-complex (interleaving zeros),
-// window, shift (before an inverse, after a forward transform, as fft_vcc) and cuFFT, through two scratch arrays. Work is cut into power-of-two batches
-// so cuFFT plans, which libgrcuda keeps per (size, batch), stay few whatever noutput_items is.
+// window, shift (before an inverse, after a forward transform, as fft_vcc) and cuFFT, through
+// two scratch arrays. Each work() call transforms a power-of-two batch, so cuFFT plans, which
+// libgrcuda keeps per (size, batch), stay few whatever noutput_items is.
 
 #include "fft_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
@@ -170,18 +171,17 @@ int fft_impl::work(int noutput_items,
                    gr_vector_const_void_star& input_items,
                    gr_vector_void_star& output_items)
 {
-    const size_t input_vector_bytes = d_size * (d_real_input ? sizeof(float) : sizeof(gr_complex));
-    const size_t output_vector_bytes = d_size * sizeof(gr_complex);
-    const auto* input = static_cast<const char*>(input_items[0]);
-    auto* output = static_cast<char*>(output_items[0]);
-    size_t done = 0;
-    while (done < static_cast<size_t>(noutput_items)) {
-        const size_t batch = largest_power_of_two_at_most(noutput_items - done);
-        reserve(batch);
-        transform(input + done * input_vector_bytes, output + done * output_vector_bytes, batch);
-        done += batch;
+    // One cuFFT call per work() call: the largest power of two of the vectors offered, the
+    // rest left for the next call. Splitting here instead (255 vectors into 128 + 64 + ...
+    // + 1, which a full buffer offers whenever the ring's one free item shifts the calls)
+    // would multiply the launches, each costing the CPU more than the GPU time it saves.
+    if (noutput_items <= 0) {
+        return 0;
     }
-    return noutput_items;
+    const size_t batch = largest_power_of_two_at_most(static_cast<size_t>(noutput_items));
+    reserve(batch);
+    transform(input_items[0], output_items[0], batch);
+    return static_cast<int>(batch);
 }
 
 } // namespace cuda
