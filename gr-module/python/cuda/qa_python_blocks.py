@@ -11,6 +11,7 @@ import sys
 from unittest import mock
 
 import numpy as np
+import pmt
 from gnuradio import blocks, filter as gr_filter, gr, gr_unittest
 
 from gnuradio import cuda
@@ -117,16 +118,21 @@ class produce_after_heavy_work(cuda.basic_block):
     """Calls produce() after a long chain of GPU work on the output, then enqueues more:
     readers must see the final values. Checks that nitems_written() counts the produce()."""
 
-    def __init__(self, delay_rounds=20, decim=1):
+    def __init__(self, delay_rounds=20, decim=1, skip_every_other_call=False):
         cuda.basic_block.__init__(self, "produce_after_heavy_work", [np.float32], [np.float32])
         self.delay_rounds = delay_rounds
         self.decim = decim
+        self.skip_every_other_call = skip_every_other_call
+        self.calls = 0
         self.counts_seen = True
 
     def forecast(self, noutput_items, ninputs):
         return [self.decim * noutput_items] * ninputs
 
     def general_work(self, input_items, output_items):
+        self.calls += 1
+        if self.skip_every_other_call and self.calls % 2:
+            return 0  # an early return: nothing consumed, nothing produced
         n = min(len(input_items[0]) // self.decim, len(output_items[0]))
         if n == 0:
             return 0
@@ -297,7 +303,7 @@ class qa_python_blocks(gr_unittest.TestCase):
     def test_explicit_produce_after_heavy_work_small_calls(self):
         data = self.floats(200_000)
         tb = gr.top_block()
-        chain = [produce_after_heavy_work() for _ in range(3)]
+        chain = [produce_after_heavy_work(skip_every_other_call=index == 1) for index in range(3)]
         for block in chain:
             block.set_max_noutput_items(1024)
         sink = blocks.vector_sink_f()
@@ -337,6 +343,43 @@ class qa_python_blocks(gr_unittest.TestCase):
         tb.run()
         np.testing.assert_array_equal(sinks[0].data(), data * 2)
         np.testing.assert_array_equal(sinks[1].data(), data + 1)
+
+    def test_tags_through_sync_and_decimating_blocks(self):
+        data = self.floats(40_000)
+        tags = [gr.tag_utils.python_to_tag((offset, pmt.intern("key"), pmt.from_long(offset), pmt.PMT_F))
+                for offset in (0, 1, 4095, 4096, 12_345, 39_998)]
+        source, first, second, sink = blocks.vector_source_f(data, False, 1, tags), scale(np.float32, 2.0), pair_sum(), \
+            blocks.vector_sink_f()
+        tb = gr.top_block()
+        tb.connect(source, first, second, sink)
+        tb.run()
+        np.testing.assert_array_equal(sink.data(), 2 * data[0::2] + 2 * data[1::2])
+        got = [(tag.offset, pmt.to_python(tag.value)) for tag in sink.tags()]
+        # GNU Radio moves a tag to offset * relative rate, rounded to the nearest item (up at .5).
+        self.assertEqual(got, [((offset + 1) // 2, offset) for offset in (0, 1, 4095, 4096, 12_345, 39_998)])
+
+    def test_arrays_are_views_of_the_buffers(self):
+        if cuda.simulated():
+            memory = np.arange(10, dtype=np.float32)
+            view = cuda.device_array(memory.ctypes.data, np.float32, 10)
+            self.assertEqual(view.ctypes.data, memory.ctypes.data)
+            view[3] = -1
+            self.assertEqual(memory[3], -1)
+            return
+        import cupy
+        memory = cupy.arange(10, dtype=cupy.float32)
+        view = cuda.device_array(memory.data.ptr, np.dtype((np.float32, 2)), 5)
+        self.assertEqual((view.shape, view.data.ptr), ((5, 2), memory.data.ptr))
+
+        class foreign:  # what PyTorch and Numba arrays expose
+            __cuda_array_interface__ = memory.__cuda_array_interface__
+
+        self.assertEqual(cuda.as_cupy(foreign()).data.ptr, memory.data.ptr)
+        # A NumPy array over device memory, as a plain gr.sync_block gets for a GPU port:
+        wrapped = gr.gateway.pointer_to_ndarray(memory.data.ptr, np.dtype(np.float32), 10)
+        self.assertTrue(bool((cuda.as_cupy(wrapped) == memory).all()))
+        with self.assertRaisesRegex(ValueError, "host memory"):
+            cuda.as_cupy(np.zeros(4, np.float32))
 
     def test_restart_with_start_and_stop_overridden(self):
         block = own_start()
