@@ -200,6 +200,8 @@ def main():
         with open(args.plot_only) as figures:
             draw(json.load(figures), args.plots)
         return
+    if args.quick:
+        args.volume = min(args.volume, 16 << 20)
     backend = "simulated backend" if cuda.simulated() else "GPU"
     print(f"## gr-cuda module benchmark ({backend})\n")
     r = raw()
