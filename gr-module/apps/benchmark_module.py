@@ -84,7 +84,7 @@ def chain(r, args, results):
             counter[0] += 1
 
         def copy_and_multiply():
-            r.copy(at(second), at(first), items * 8)
+            r.copy_kernel(at(second), at(first), items * 8)
             r.multiply_cc(at(second), at(third), items)
             counter[0] += 1
 
@@ -175,13 +175,11 @@ def draw(results, folder):
              "null_source->head->multiply->null_sink": [(c["items"], c["chain"]) for c in chain_rows],
              "bare multiply": [(c["items"], c["bare_multiply"]) for c in chain_rows],
              "null_source->multiply->null_sink": [(c["items"], c["chain_without_head"]) for c in chain_rows]})
-    big = [f for f in results["fft"] if f["per_call"] == 1 << 20]
-    plot(os.path.join(folder, "module-fft.png"), "FFT at 2^20 samples per call (H200)", "FFT size",
-         "Msamples/s (log)", {
-             "cuFFT direct": [(f["size"], f["cufft"]) for f in big],
-             "cuda.fft": [(f["size"], f["module"]) for f in big],
-             "fft_vcc 1 thread": [(f["size"], f["fftw1"]) for f in big],
-             "fft_vcc 16 threads": [(f["size"], f["fftw16"]) for f in big]}, log_y=True)
+    sizes = sorted({f["size"] for f in results["fft"]})
+    plot(os.path.join(folder, "module-fft.png"), "cuda.fft as a share of cuFFT called directly (H200)",
+         "samples per call", "% of cuFFT", {
+             f"FFT size {size}": [(f["per_call"], 100 * f["module"] / f["cufft"])
+                                  for f in results["fft"] if f["size"] == size] for size in sizes})
 
 
 def main():

@@ -19,7 +19,7 @@ from gnuradio import gr
 
 grcuda = ctypes.CDLL("libgrcuda.so.1")
 for _name in ("grcuda_device_open", "grcuda_stream_new", "grcuda_memory_new", "grcuda_stream_copy_async",
-              "grcuda_stream_synchronize", "grcuda_multiply_const_cc", "grcuda_fft_execute"):
+              "grcuda_copy", "grcuda_stream_synchronize", "grcuda_multiply_const_cc", "grcuda_fft_execute"):
     getattr(grcuda, _name).restype = ctypes.c_int
 grcuda.grcuda_memory_address.restype = ctypes.c_void_p
 
@@ -59,7 +59,12 @@ class raw:
         return time.perf_counter() - started
 
     def copy(self, destination, source, nbytes):
+        """A copy on the copy engines (cuMemcpyAsync): host <-> device."""
         ok(grcuda.grcuda_stream_copy_async(self.stream, destination, source, ctypes.c_size_t(nbytes)), "copy")
+
+    def copy_kernel(self, destination, source, nbytes):
+        """A device-to-device copy with the kernel the GPU blocks use."""
+        ok(grcuda.grcuda_copy(self.stream, source, destination, ctypes.c_size_t(nbytes)), "copy kernel")
 
     def multiply_cc(self, source, destination, items):
         ok(grcuda.grcuda_multiply_const_cc(self.stream, source, destination, ctypes.c_size_t(items),

@@ -46,9 +46,7 @@ int head_impl::work(int noutput_items,
         return WORK_DONE;
     }
     const uint64_t n = std::min<uint64_t>(d_length - d_passed, noutput_items);
-    check(grcuda_stream_copy_async(
-              stream(), output_items[0], input_items[0], n * d_itemsize),
-          "cuda.head");
+    check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize), "cuda.head");
     d_passed += n;
     return static_cast<int>(n);
 }

@@ -65,8 +65,7 @@ int throttle_impl::work(int noutput_items,
 {
     // At most a tenth of a second's worth per call keeps the output smooth.
     const auto n = std::max<int>(1, std::min<double>(noutput_items, d_rate / 10));
-    check(grcuda_stream_copy_async(stream(), output_items[0], input_items[0], n * d_itemsize),
-          "cuda.throttle");
+    check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize), "cuda.throttle");
     d_passed += n;
     const std::chrono::duration<double> due(d_passed / d_rate);
     std::this_thread::sleep_until(d_start +

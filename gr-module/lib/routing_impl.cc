@@ -35,8 +35,7 @@ int tee_impl::work(int noutput_items,
     const size_t bytes = noutput_items * d_itemsize;
     for (void* output : output_items) {
         if (d_gpu) {
-            check(grcuda_stream_copy_async(stream(), output, input_items[0], bytes),
-                  "cuda.tee");
+            check(grcuda_copy(stream(), input_items[0], output, bytes), "cuda.tee");
         } else {
             std::memcpy(output, input_items[0], bytes);
         }

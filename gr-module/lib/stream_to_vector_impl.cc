@@ -39,10 +39,10 @@ int reshape_impl<Interface>::work(int noutput_items,
                                   gr_vector_const_void_star& input_items,
                                   gr_vector_void_star& output_items)
 {
-    check(grcuda_stream_copy_async(this->stream(),
-                                   output_items[0],
-                                   input_items[0],
-                                   noutput_items * d_output_itemsize),
+    check(grcuda_copy(this->stream(),
+                      input_items[0],
+                      output_items[0],
+                      noutput_items * d_output_itemsize),
           this->name().c_str());
     return noutput_items;
 }
