@@ -19,20 +19,20 @@ Prints Markdown tables, writes the figures as JSON (--json) and PNG plots (--plo
 matplotlib is installed; --plot-only redraws them from a JSON file).
 """
 
-import argparse
 import ctypes
-import json
 import os
 
 import numpy as np
 from gnuradio import blocks, fft as gr_fft, gr
 
+import benchmark_support
 from benchmark_support import configure, counters_enabled, plot, raw, steady_rate, untouched_source, work_times
 
 from gnuradio import cuda
 
 
-def transfers(r, args, results):
+def transfers(args, results):
+    r = args.raw
     print("### CPU <-> GPU through the module vs raw pinned copies\n")
     print("| bytes per call | H2D raw GB/s | H2D module GB/s | ratio | D2H raw GB/s | D2H module GB/s | ratio |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
@@ -61,7 +61,8 @@ def transfers(r, args, results):
     print()
 
 
-def chain(r, args, results):
+def chain(args, results):
+    r = args.raw
     print("### null_source -> head -> multiply_const_cc -> null_sink vs the same kernels on raw memory\n")
     print(f"Buffers of {args.buffer_calls} calls. 'bare copy+multiply' is head's copy and the multiply "
           "kernel back to back on one stream; 'bare multiply' the kernel alone.\n")
@@ -127,7 +128,8 @@ def chain(r, args, results):
         print()
 
 
-def ffts(r, args, results):
+def ffts(args, results):
+    r = args.raw
     print("### cuda.fft vs cuFFT called directly, and vs fft.fft_vcc (FFTW)\n")
     print("| FFT size | samples per call | cuFFT Msamples/s | cuda.fft Msamples/s | ratio | FFTW 1 thread | FFTW 16 threads |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
@@ -182,37 +184,16 @@ def draw(results, folder):
                                   for f in results["fft"] if f["size"] == size] for size in sizes})
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(parser):
     parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
-    parser.add_argument("--seconds", type=float, default=1.5, help="measuring time per flowgraph figure")
-    parser.add_argument("--buffer-calls", type=int, default=16, help="buffer size in calls")
-    parser.add_argument("--quick", action="store_true", help="smallest size of each table only (a smoke test)")
-    parser.add_argument("--only", choices=("transfer", "chain", "fft"), action="append",
-                        help="run only these tables (repeatable)")
-    parser.add_argument("--json", help="write the figures here")
-    parser.add_argument("--plots", help="draw PNG plots into this folder")
-    parser.add_argument("--plot-only", help="only draw the plots of this JSON file (needs --plots)")
-    args = parser.parse_args()
-    if args.plot_only:
-        with open(args.plot_only) as figures:
-            draw(json.load(figures), args.plots)
-        return
+
+
+def prepare(args):
     if args.quick:
         args.volume = min(args.volume, 16 << 20)
-    backend = "simulated backend" if cuda.simulated() else "GPU"
-    print(f"## gr-cuda module benchmark ({backend})\n")
-    r = raw()
-    results = {"transfer": [], "chain": [], "fft": []}
-    for name, table in (("transfer", transfers), ("chain", chain), ("fft", ffts)):
-        if not args.only or name in args.only:
-            table(r, args, results)
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(results, out, indent=1)
-    if args.plots:
-        draw(results, args.plots)
+    args.raw = raw()
 
 
 if __name__ == "__main__":
-    main()
+    benchmark_support.main(__doc__, "gr-cuda module benchmark", {"transfer": transfers, "chain": chain, "fft": ffts},
+                           draw, add_arguments, prepare)

@@ -10,13 +10,12 @@ and buffer sizes. Steady-state rates (benchmark_support.py). Prints Markdown tab
 JSON (--json) and a PNG plot (--plots) where matplotlib is installed.
 """
 
-import argparse
-import json
 import os
 
 import numpy as np
 from gnuradio import gr
 
+import benchmark_support
 from benchmark_support import configure, plot, steady_rate
 
 from gnuradio import cuda
@@ -66,30 +65,5 @@ def draw(results, folder):
              "multiply_const_cupy (Python)": [(r["items"], r["cupy"]) for r in rows]})
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=1.5, help="measuring time per figure")
-    parser.add_argument("--buffer-calls", type=int, default=16, help="buffer size in calls")
-    parser.add_argument("--quick", action="store_true", help="smallest size of each table only (a smoke test)")
-    parser.add_argument("--json", help="write the figures here")
-    parser.add_argument("--plots", help="draw PNG plots into this folder")
-    parser.add_argument("--plot-only", help="only draw the plots of this JSON file (needs --plots)")
-    args = parser.parse_args()
-    if args.plot_only:
-        with open(args.plot_only) as figures:
-            draw(json.load(figures), args.plots)
-        return
-    backend = "simulated backend" if cuda.simulated() else "GPU"
-    print(f"## Python (CuPy) blocks vs C++ blocks ({backend})\n")
-    results = {"multiply": [], "fft": []}
-    multiply(args, results)
-    ffts(args, results)
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(results, out, indent=1)
-    if args.plots:
-        draw(results, args.plots)
-
-
 if __name__ == "__main__":
-    main()
+    benchmark_support.main(__doc__, "Python (CuPy) blocks vs C++ blocks", {"multiply": multiply, "fft": ffts}, draw)

@@ -10,7 +10,9 @@ Flowgraph rates are read from the last block's item counter while the flowgraph 
 no block has to stop it (cuda.head copies every item: it would add its own GPU work).
 """
 
+import argparse
 import ctypes
+import json
 import os
 import time
 
@@ -122,6 +124,43 @@ def work_times(blocks):
 
 def counters_enabled():
     return os.environ.get("GR_CONF_PERFCOUNTERS_ON", "").lower() in ("1", "true", "yes")
+
+
+def main(description, title, tables, draw, add_arguments=None, prepare=None):
+    """The command line both benchmarks share: runs \p tables (name -> function(args,
+    results), each appending its rows to results[name]) and prints their Markdown; writes
+    JSON (--json) and plots through \p draw(results, folder) (--plots); --plot-only redraws
+    from a JSON file. \p add_arguments adds a benchmark's own options, \p prepare adjusts
+    them (and may return a context object passed to the tables instead of args)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=1.5, help="measuring time per flowgraph figure")
+    parser.add_argument("--buffer-calls", type=int, default=16, help="buffer size in calls")
+    parser.add_argument("--quick", action="store_true", help="smallest size of each table only (a smoke test)")
+    parser.add_argument("--only", choices=tuple(tables), action="append", help="run only these tables (repeatable)")
+    parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--plots", help="draw PNG plots into this folder")
+    parser.add_argument("--plot-only", help="only draw the plots of this JSON file (needs --plots)")
+    if add_arguments:
+        add_arguments(parser)
+    args = parser.parse_args()
+    if args.plot_only:
+        with open(args.plot_only) as figures:
+            draw(json.load(figures), args.plots)
+        return
+    if prepare:
+        prepare(args)
+    from gnuradio import cuda
+
+    print(f"## {title} ({'simulated backend' if cuda.simulated() else 'GPU'})\n")
+    results = {name: [] for name in tables}
+    for name, table in tables.items():
+        if not args.only or name in args.only:
+            table(args, results)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=1)
+    if args.plots:
+        draw(results, args.plots)
 
 
 def plot(path, title, xlabel, ylabel, series, log_x=True, log_y=False):

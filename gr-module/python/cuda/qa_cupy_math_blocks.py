@@ -6,12 +6,12 @@
 complex_to_mag_squared_cupy, nlog10_cupy) against GNU Radio's CPU blocks and NumPy, on random
 data of lengths that are not multiples of the buffer sizes."""
 
-import signal
 
 import numpy as np
 from gnuradio import blocks, fft as gr_fft, gr, gr_unittest
 
 from gnuradio import cuda
+from qa_support import flowgraph_test
 
 LENGTHS = (1, 4095, 100_003)
 
@@ -32,22 +32,8 @@ def run(source, chain, sink):
     return np.array(sink.data())
 
 
-class qa_cupy_math_blocks(gr_unittest.TestCase):
-    def setUp(self):
-        signal.signal(signal.SIGALRM, lambda *_: self.fail("the flowgraph hung"))
-        signal.alarm(300)
-        self.rng = np.random.default_rng(2024)
-
-    def tearDown(self):
-        signal.alarm(0)
-
-    def random(self, dtype, n):
-        if dtype == np.complex64:
-            return (self.rng.standard_normal(n) + 1j * self.rng.standard_normal(n)).astype(np.complex64)
-        if dtype == np.float32:
-            return self.rng.standard_normal(n).astype(np.float32)
-        info = np.iinfo(dtype)
-        return self.rng.integers(info.min, info.max, n, endpoint=True).astype(dtype)
+class qa_cupy_math_blocks(flowgraph_test):
+    seed = 2024
 
     def through(self, dtype, data, chain, vlen=1, sink_vlen=None, sink_dtype=None):
         source_of, _, _ = CPU_TYPES[dtype]

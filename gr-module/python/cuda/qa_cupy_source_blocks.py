@@ -7,13 +7,13 @@ random_uniform_source_cupy, repeat_cupy) against GNU Radio's CPU blocks: data an
 exactly, random sources by their moments, ranges and seeds."""
 
 import math
-import signal
 
 import numpy as np
 import pmt
 from gnuradio import analog, blocks, gr, gr_unittest
 
 from gnuradio import cuda
+from qa_support import flowgraph_test
 
 SINKS = {np.complex64: blocks.vector_sink_c, np.float32: blocks.vector_sink_f,
          np.int32: blocks.vector_sink_i, np.int16: blocks.vector_sink_s,
@@ -72,22 +72,8 @@ class trigger_sink(gr.sync_block):
         return count
 
 
-class qa_cupy_source_blocks(gr_unittest.TestCase):
-    def setUp(self):
-        signal.signal(signal.SIGALRM, lambda *_: self.fail("the flowgraph hung"))
-        signal.alarm(300)
-        self.rng = np.random.default_rng(77)
-
-    def tearDown(self):
-        signal.alarm(0)
-
-    def random(self, dtype, n):
-        if dtype == np.complex64:
-            return (self.rng.standard_normal(n) + 1j * self.rng.standard_normal(n)).astype(np.complex64)
-        if dtype == np.float32:
-            return self.rng.standard_normal(n).astype(np.float32)
-        info = np.iinfo(dtype)
-        return self.rng.integers(info.min, info.max, n, endpoint=True).astype(dtype)
+class qa_cupy_source_blocks(flowgraph_test):
+    seed = 77
 
     # const_source_cupy
 

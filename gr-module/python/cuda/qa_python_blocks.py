@@ -6,7 +6,6 @@
 of array code (CuPy on the GPU, NumPy on the simulated backend) against NumPy references,
 GNU Radio's CPU blocks and the C++ GPU blocks, on random data."""
 
-import signal
 import sys
 from unittest import mock
 
@@ -15,6 +14,7 @@ import pmt
 from gnuradio import blocks, filter as gr_filter, gr, gr_unittest
 
 from gnuradio import cuda
+from qa_support import flowgraph_test
 
 
 class scale(cuda.sync_block):
@@ -211,20 +211,15 @@ class own_start(cuda.sync_block):
         return len(output_items[0])
 
 
-class qa_python_blocks(gr_unittest.TestCase):
-    def setUp(self):
-        signal.signal(signal.SIGALRM, lambda *_: self.fail("the flowgraph hung"))
-        signal.alarm(120)
-        self.rng = np.random.default_rng(7)
-
-    def tearDown(self):
-        signal.alarm(0)
+class qa_python_blocks(flowgraph_test):
+    time_limit = 120
+    seed = 7
 
     def floats(self, n):
-        return self.rng.standard_normal(n).astype(np.float32)
+        return self.random(np.float32, n)
 
     def complexes(self, n):
-        return (self.rng.standard_normal(n) + 1j * self.rng.standard_normal(n)).astype(np.complex64)
+        return self.random(np.complex64, n)
 
     def run_chain(self, source, *chain, sink):
         tb = gr.top_block()

@@ -5,13 +5,13 @@
 """sig_source_cupy against analog.sig_source_c/f: the same float32 bits, through the GPU
 buffers and back to the CPU, across calls of every size."""
 
-import signal
 
 import numpy as np
 import pmt
 from gnuradio import analog, blocks, gr, gr_unittest
 
 from gnuradio import cuda
+from qa_support import flowgraph_test
 
 WAVEFORMS = (analog.GR_SIN_WAVE, analog.GR_COS_WAVE, analog.GR_CONST_WAVE, analog.GR_SQR_WAVE,
              analog.GR_TRI_WAVE, analog.GR_SAW_WAVE)
@@ -27,13 +27,7 @@ def samples(source, n, dtype, max_call=None):
     return np.array(sink.data(), dtype)
 
 
-class qa_sig_source_cupy(gr_unittest.TestCase):
-    def setUp(self):
-        signal.signal(signal.SIGALRM, lambda *_: self.fail("the flowgraph hung"))
-        signal.alarm(300)
-
-    def tearDown(self):
-        signal.alarm(0)
+class qa_sig_source_cupy(flowgraph_test):
 
     def assert_bits_equal(self, ours, theirs):
         self.assertEqual(len(ours), len(theirs))
