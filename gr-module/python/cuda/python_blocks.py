@@ -18,9 +18,9 @@ Who does what, per work() call (the block's GNU Radio thread, holding the GIL):
    recorded calls, so the block sees its own produce() and consume() at once.
 3. Before items are consumed, the buffer learns that the work reading them is enqueued
    (block_context.report_consumed), so a writer upstream never overwrites them early.
-4. An exception in work() is logged with its traceback through the block's logger and ends
-   the block (WORK_DONE), which ends the flowgraph instead of leaving it hanging; the
-   exception stays in the block's `error` attribute.
+4. An exception in work() or forecast() is logged with its traceback through the block's
+   logger and ends the block (WORK_DONE), which ends the flowgraph instead of leaving it
+   hanging; the exception stays in the block's `error` attribute.
 
 start() registers the stream with the port buffers (again on every start, since GNU Radio
 may give a restarted flowgraph new buffers), also when a subclass overrides start()
@@ -182,15 +182,28 @@ class gpu_block:
             for port in range(len(self._gpu_consumed)):
                 self._apply_consume(port, consumed)
 
+    def handle_forecast(self, noutput_items, ninputs):
+        """Called by GNU Radio's block gateway (C++) before each work() call."""
+        try:
+            return super().handle_forecast(noutput_items, ninputs)
+        except Exception as error:  # noqa: BLE001: any failure of user code ends the block
+            self._fail(error, "forecast()")
+            # No input needed: the scheduler then calls work(), which ends the block.
+            return [0] * ninputs
+
     def handle_general_work(self, noutput_items, ninput_items, input_items, output_items):
         """Called by GNU Radio's block gateway (C++) for every work() call."""
+        if self.error is not None:
+            return _WORK_DONE
         try:
             return self._run_work(noutput_items, ninput_items, input_items, output_items)
         except Exception as error:  # noqa: BLE001: any failure of user code ends the block
-            self.error = error
-            self.gateway.logger.error(
-                f"work() raised; ending the flowgraph:\n{traceback.format_exc()}")
+            self._fail(error, "work()")
             return _WORK_DONE
+
+    def _fail(self, error, where):
+        self.error = error
+        self.gateway.logger.error(f"{where} raised; ending the flowgraph:\n{traceback.format_exc()}")
 
     def _run_work(self, noutput_items, ninput_items, input_items, output_items):
         general = self._block_type == gr.GW_BLOCK_GENERAL

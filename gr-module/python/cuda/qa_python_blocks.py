@@ -192,6 +192,17 @@ class failing(cuda.sync_block):
         return len(output_items[0]) + 1
 
 
+class failing_forecast(cuda.basic_block):
+    def __init__(self):
+        cuda.basic_block.__init__(self, "failing_forecast", [np.float32], [np.float32])
+
+    def forecast(self, noutput_items, ninputs):
+        raise LookupError("no idea how much input")
+
+    def general_work(self, input_items, output_items):
+        raise AssertionError("general_work() must not run after forecast() failed")
+
+
 class own_start(cuda.sync_block):
     """Overrides start() and stop() without calling the base class."""
 
@@ -391,8 +402,9 @@ class qa_python_blocks(flowgraph_test):
 
     def test_errors_end_the_flowgraph_with_the_reason(self):
         for how, error, message in (("raise", ArithmeticError, "went wrong"),
-                                    ("too many", ValueError, r"returned \d+ items but was given room for \d+")):
-            block = failing(how)
+                                    ("too many", ValueError, r"returned \d+ items but was given room for \d+"),
+                                    ("forecast", LookupError, "no idea")):
+            block = failing(how) if how != "forecast" else failing_forecast()
             tb = gr.top_block()
             tb.connect(blocks.null_source(4), block, blocks.null_sink(4))
             tb.run()
