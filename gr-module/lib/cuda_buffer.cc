@@ -30,6 +30,29 @@ gr::buffer_type cuda_buffer::type(gr::buftype<cuda_buffer, cuda_buffer>{});
 namespace {
 
 /*!
+ * Why \p writer's output cannot feed both GPU and CPU blocks: \p readers (already reading,
+ * on the GPU when \p readers_on_gpu) and \p added (the reader on the other side), with the fix.
+ */
+std::string mixed_readers_message(const std::string& writer,
+                                  bool writer_on_gpu,
+                                  bool readers_on_gpu,
+                                  const std::string& readers,
+                                  const std::string& added)
+{
+    const std::string fix =
+        writer_on_gpu
+            ? "connect the CPU blocks through a GPU block of their own: " + writer +
+                  " -> cuda.copy -> CPU blocks (or a cuda.tee with one output for each side)"
+            : "connect the GPU blocks through a CPU block of their own: " + writer +
+                  " -> blocks.copy -> GPU blocks (or a cuda.tee(itemsize, gpu=False) with one "
+                  "output for each side)";
+    return "gr-cuda: " + writer + " feeds both " + (readers_on_gpu ? "GPU" : "CPU") + " blocks (" +
+           readers + ") and " + added +
+           " from one output, which GNU Radio 3.10 cannot run: each output has one transfer "
+           "type. Fix: " + fix + ".";
+}
+
+/*!
  * GNU Radio 3.10 makes a buffer for a GPU block reading a CPU block's output by *replacing*
  * the CPU block's buffer (block::replace_buffer). Two topologies then break silently: a second
  * GPU reader replaces the buffer again, orphaning the first (it waits forever), and a CPU
@@ -54,13 +77,16 @@ void check_replacement(const gr::block_sptr& writer,
             continue;
         }
         if (output->nreaders() > 0) {
-            throw std::runtime_error(
-                "gr-cuda: " + writer->identifier() + " feeds both CPU blocks and the GPU block " +
-                gpu_reader->identifier() +
-                " from one output, which GNU Radio 3.10 cannot run (one of them would wait "
-                "forever). Fix: connect " + writer->identifier() +
-                " to a cuda.copy (or cuda.tee) and feed the GPU blocks from it, or give the GPU "
-                "branch its own CPU copy block.");
+            std::string readers;
+            for (size_t index = 0; index < output->nreaders(); index++) {
+                readers += (index ? ", " : "") + output->reader(index)->link()->identifier();
+            }
+            throw std::runtime_error(mixed_readers_message(writer->identifier(),
+                                                           false,
+                                                           false,
+                                                           readers,
+                                                           "the GPU block " +
+                                                               gpu_reader->identifier()));
         }
         return; // the ordinary case: the CPU block's own buffer, not yet read
     }
@@ -142,12 +168,51 @@ bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
     return true;
 }
 
+// Readers on both sides of the GPU. GNU Radio gives a buffer one transfer type and throws
+// from set_transfer_type (which is not virtual) when a later reader needs another, with a
+// message that names one block and no fix. So once a reader is added, the type is unset again
+// until the flowgraph runs (forward_transfer_type() restores it): a later reader's edge then
+// sets its own type unopposed, and the check in index_sub(), which GNU Radio calls next, before
+// it creates the reader, refuses a different one with a message naming the blocks. (Throwing
+// from update_reader_block_history() instead would destroy a reader never registered, which
+// GNU Radio turns into a crash.)
+void cuda_buffer::update_reader_block_history(unsigned history, int delay)
+{
+    buffer_single_mapped::update_reader_block_history(history, delay);
+    if (d_transfer_type != gr::transfer_type::DEFAULT_INVALID) {
+        d_readers_transfer = d_transfer_type;
+        d_transfer_type = gr::transfer_type::DEFAULT_INVALID;
+    }
+}
+
+std::string cuda_buffer::mixed_readers_message(gr::transfer_type added)
+{
+    const bool added_on_gpu = added == gr::transfer_type::DEVICE_TO_DEVICE ||
+                              added == gr::transfer_type::HOST_TO_DEVICE;
+    std::string readers;
+    for (gr::buffer_reader* reader : d_readers) {
+        readers += (readers.empty() ? "" : ", ") + reader->link()->identifier();
+    }
+    return gr::cuda::mixed_readers_message(link()->identifier(),
+                                           added == gr::transfer_type::DEVICE_TO_DEVICE ||
+                                               added == gr::transfer_type::DEVICE_TO_HOST,
+                                           !added_on_gpu,
+                                           readers,
+                                           added_on_gpu ? "a GPU block" : "a CPU block");
+}
+
 void cuda_buffer::forward_transfer_type()
 {
-    if (d_transfer_type == gr::transfer_type::DEFAULT_INVALID) {
+    // d_transfer_type is only read here when no reader was added (and so no reader thread
+    // runs); with readers, it is written once below, under the once_flag.
+    if (d_readers_transfer == gr::transfer_type::DEFAULT_INVALID &&
+        d_transfer_type == gr::transfer_type::DEFAULT_INVALID) {
         return;
     }
     std::call_once(d_transfer_forwarded, [this] {
+        if (d_readers_transfer != gr::transfer_type::DEFAULT_INVALID) {
+            d_transfer_type = d_readers_transfer; // GNU Radio's view, unset while readers were added
+        }
         uint32_t kind = 0;
         switch (d_transfer_type) {
         case gr::transfer_type::HOST_TO_DEVICE:
@@ -168,6 +233,11 @@ void cuda_buffer::forward_transfer_type()
 
 unsigned cuda_buffer::index_sub(unsigned a, unsigned b)
 {
+    if (d_transfer_type != d_readers_transfer &&
+        d_transfer_type != gr::transfer_type::DEFAULT_INVALID &&
+        d_readers_transfer != gr::transfer_type::DEFAULT_INVALID) {
+        throw std::runtime_error(mixed_readers_message(d_transfer_type));
+    }
     // Circular: the double mapping lets readers run across the end of the ring.
     return (a + d_bufsize - b) % d_bufsize;
 }

@@ -12,6 +12,7 @@
 #include <grcuda.h>
 #include <map>
 #include <mutex>
+#include <string>
 
 namespace gr {
 namespace cuda {
@@ -53,6 +54,9 @@ public:
     gr::buffer_type get_buffer_type() const { return type; }
 
     int space_available() override;
+    //! Called by GNU Radio as it adds each reader, after it set the reader's edge's transfer
+    //! type: with index_sub(), refuses readers on both sides of the GPU (see cuda_buffer.cc).
+    void update_reader_block_history(unsigned history, int delay) override;
     void* write_pointer() override;
     const void* _read_pointer(unsigned int read_index) override;
     void post_work(int nitems) override;
@@ -87,8 +91,12 @@ private:
 
     //! Passes GNU Radio's transfer type to libgrcuda once it is known.
     void forward_transfer_type();
+    //! Why a reader through \p added cannot join this buffer's readers, naming the blocks.
+    std::string mixed_readers_message(gr::transfer_type added);
 
     grcuda_buffer* d_handle = nullptr;
+    //! The transfer type of every edge from this buffer (set as readers are added).
+    gr::transfer_type d_readers_transfer = gr::transfer_type::DEFAULT_INVALID;
     std::once_flag d_transfer_forwarded;
     std::mutex d_readers_mutex;
     std::map<const gr::buffer_reader*, size_t> d_gpu_readers;
