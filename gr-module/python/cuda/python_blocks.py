@@ -29,13 +29,14 @@ without calling this class's; stop() waits for the stream.
 
 import contextlib
 import functools
+import threading
 import traceback
 
 import numpy
 from gnuradio import gr
 
 from .arrays import array_module, capsule_address, device_array
-from .cuda_python import block_context, cuda_buffer_type
+from .cuda_python import block_context, cuda_buffer_type, hold_python_thread_state, release_python_thread_state
 
 _WORK_DONE = int(gr.WORK_DONE)
 _WORK_CALLED_PRODUCE = int(gr.WORK_CALLED_PRODUCE)
@@ -106,6 +107,7 @@ class gpu_block:
         self._gpu_consumed = []
         self._gpu_produced = []
         self._context = block_context()
+        self._thread_state_holder = None  # the thread that holds its Python thread state
         super().__init__(name, _signature(in_sig), _signature(out_sig), *args, **kwargs)
         self._stream = None
         if self.xp is not numpy:
@@ -133,10 +135,16 @@ class gpu_block:
 
     def _attach(self):
         self._context.attach(self.gateway)
+        if self._thread_state_holder is None:
+            hold_python_thread_state()
+            self._thread_state_holder = threading.get_ident()
         self._gpu_finished["start"] = True
 
     def _synchronize(self):
         self._context.synchronize()
+        if self._thread_state_holder == threading.get_ident():
+            release_python_thread_state()
+            self._thread_state_holder = None
         self._gpu_finished["stop"] = True
 
     # produce/consume: recorded inside general_work(), applied after it (see the module).

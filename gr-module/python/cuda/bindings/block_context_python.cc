@@ -14,6 +14,26 @@ namespace py = pybind11;
 
 void bind_block_context(py::module& m)
 {
+    // GNU Radio calls a Python block from its own thread through pybind11, which creates a
+    // Python thread state for the call and destroys it after, when nothing else holds it:
+    // tens of microseconds per work() call. A block holds its thread's state from start() to
+    // stop() (both run in that thread) so that every call finds it.
+    m.def(
+        "hold_python_thread_state",
+        [] {
+            py::gil_scoped_acquire acquire;
+            acquire.inc_ref();
+        },
+        "Keeps the calling thread's Python thread state until release_python_thread_state() "
+        "is called from the same thread.");
+    m.def(
+        "release_python_thread_state",
+        [] {
+            py::gil_scoped_acquire acquire;
+            acquire.dec_ref();
+        },
+        "Undoes hold_python_thread_state(); call from the thread that held it.");
+
     using gr::cuda::block_context;
     py::class_<block_context>(m,
                               "block_context",
