@@ -19,6 +19,25 @@ def flowgraph(data):
     return tb, source, sink
 
 
+class doubler(cuda.sync_block):
+    """A Python GPU block that allocates nothing per call (no CuPy pool memory to account)."""
+
+    def __init__(self):
+        cuda.sync_block.__init__(self, "doubler", [np.float32], [np.float32])
+
+    def work(self, input_items, output_items):
+        self.xp.multiply(input_items[0], np.float32(2.0), out=output_items[0])
+        return len(output_items[0])
+
+
+def python_flowgraph(data):
+    """The flowgraph and its Python block, which the caller must keep while it runs."""
+    tb = gr.top_block()
+    source, block, sink = blocks.vector_source_f(data), doubler(), blocks.vector_sink_f()
+    tb.connect(source, cuda.copy(4), block, sink)
+    return tb, source, block, sink
+
+
 class qa_lifecycle(gr_unittest.TestCase):
     def setUp(self):
         self.data = np.random.default_rng(3).standard_normal(20_000).astype(np.float32)
@@ -35,16 +54,38 @@ class qa_lifecycle(gr_unittest.TestCase):
 
     def test_100_flowgraphs_built_and_destroyed_leak_no_device_memory(self):
         # The first flowgraph loads kernels and lets the driver settle.
-        tb, _, _ = flowgraph(self.data)
+        tb, source, sink = flowgraph(self.data)
         tb.run()
-        del tb
+        del tb, source, sink
         gc.collect()
         start = cuda.free_device_memory()
         for _ in range(100):
-            tb, _, sink = flowgraph(self.data)
+            tb, source, sink = flowgraph(self.data)
             tb.run()
             np.testing.assert_allclose(np.array(sink.data()), 2.0 * self.data, rtol=1e-6)
-            del tb, sink
+            # A block keeps its buffers until it goes: drop every one of them.
+            del tb, source, sink
+        gc.collect()
+        self.assertEqual(cuda.free_device_memory(), start)
+
+    def test_python_block_restarted_and_rebuilt_leaks_no_device_memory(self):
+        # Each start registers the block's stream again and holds its new thread's Python
+        # thread state; each stop releases it.
+        tb, source, block, sink = python_flowgraph(self.data)
+        for _ in range(50):
+            source.rewind()
+            sink.reset()
+            tb.run()
+            np.testing.assert_array_equal(np.array(sink.data()), 2.0 * self.data)
+        del tb, source, block, sink
+        gc.collect()
+        start = cuda.free_device_memory()
+        for _ in range(50):
+            tb, source, block, sink = python_flowgraph(self.data)
+            tb.run()
+            np.testing.assert_array_equal(np.array(sink.data()), 2.0 * self.data)
+            # A block keeps its buffers until it goes: drop every one of them.
+            del tb, source, block, sink
         gc.collect()
         self.assertEqual(cuda.free_device_memory(), start)
 
