@@ -18,8 +18,8 @@ import numpy
 import pmt
 from gnuradio import analog, gr
 
-from .cupy_math_blocks import (checked_count, checked_dtype, checked_scalar, device_constant,
-                               item_type, scratch_buffer)
+from .cupy_block_support import (checked_count, checked_dtype, checked_scalar, device_constant,
+                                 item_type, scratch_buffer)
 from .python_blocks import basic_block, sync_block
 
 _WORK_DONE = int(gr.WORK_DONE)
