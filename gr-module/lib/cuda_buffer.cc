@@ -21,6 +21,7 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace cuda {
@@ -28,6 +29,16 @@ namespace cuda {
 gr::buffer_type cuda_buffer::type(gr::buftype<cuda_buffer, cuda_buffer>{});
 
 namespace {
+
+//! The blocks reading \p buffer, as "copy(3), vector_sink(5)".
+std::string reader_names(gr::buffer& buffer)
+{
+    std::string names;
+    for (size_t index = 0; index < buffer.nreaders(); index++) {
+        names += (index ? ", " : "") + buffer.reader(index)->link()->identifier();
+    }
+    return names;
+}
 
 /*!
  * Why \p writer's output cannot feed both GPU and CPU blocks: \p readers (already reading,
@@ -77,14 +88,10 @@ void check_replacement(const gr::block_sptr& writer,
             continue;
         }
         if (output->nreaders() > 0) {
-            std::string readers;
-            for (size_t index = 0; index < output->nreaders(); index++) {
-                readers += (index ? ", " : "") + output->reader(index)->link()->identifier();
-            }
             throw std::runtime_error(mixed_readers_message(writer->identifier(),
                                                            false,
                                                            false,
-                                                           readers,
+                                                           reader_names(*output),
                                                            "the GPU block " +
                                                                gpu_reader->identifier()));
         }
@@ -185,22 +192,6 @@ void cuda_buffer::update_reader_block_history(unsigned history, int delay)
     }
 }
 
-std::string cuda_buffer::mixed_readers_message(gr::transfer_type added)
-{
-    const bool added_on_gpu = added == gr::transfer_type::DEVICE_TO_DEVICE ||
-                              added == gr::transfer_type::HOST_TO_DEVICE;
-    std::string readers;
-    for (gr::buffer_reader* reader : d_readers) {
-        readers += (readers.empty() ? "" : ", ") + reader->link()->identifier();
-    }
-    return gr::cuda::mixed_readers_message(link()->identifier(),
-                                           added == gr::transfer_type::DEVICE_TO_DEVICE ||
-                                               added == gr::transfer_type::DEVICE_TO_HOST,
-                                           !added_on_gpu,
-                                           readers,
-                                           added_on_gpu ? "a GPU block" : "a CPU block");
-}
-
 void cuda_buffer::forward_transfer_type()
 {
     // d_transfer_type is only read here when no reader was added (and so no reader thread
@@ -236,7 +227,17 @@ unsigned cuda_buffer::index_sub(unsigned a, unsigned b)
     if (d_transfer_type != d_readers_transfer &&
         d_transfer_type != gr::transfer_type::DEFAULT_INVALID &&
         d_readers_transfer != gr::transfer_type::DEFAULT_INVALID) {
-        throw std::runtime_error(mixed_readers_message(d_transfer_type));
+        using gr::transfer_type;
+        const bool added_on_gpu = d_transfer_type == transfer_type::DEVICE_TO_DEVICE ||
+                                  d_transfer_type == transfer_type::HOST_TO_DEVICE;
+        const bool writer_on_gpu = d_transfer_type == transfer_type::DEVICE_TO_DEVICE ||
+                                   d_transfer_type == transfer_type::DEVICE_TO_HOST;
+        throw std::runtime_error(mixed_readers_message(link()->identifier(),
+                                                       writer_on_gpu,
+                                                       !added_on_gpu,
+                                                       reader_names(*this),
+                                                       added_on_gpu ? "a GPU block"
+                                                                    : "a CPU block"));
     }
     // Circular: the double mapping lets readers run across the end of the ring.
     return (a + d_bufsize - b) % d_bufsize;

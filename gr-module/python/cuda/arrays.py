@@ -44,6 +44,11 @@ def array_module():
     return cupy
 
 
+@functools.lru_cache(maxsize=None)
+def _device_ordinal():
+    return device_ordinal()  # fixed for the process; asked once, not on every work() call
+
+
 def device_array(address, dtype, nitems):
     """The array of \\p nitems items of \\p dtype at \\p address in the blocks' memory.
 
@@ -60,7 +65,7 @@ def device_array(address, dtype, nitems):
     if xp is numpy:
         memory = (ctypes.c_char * nbytes).from_address(address)
         return numpy.frombuffer(memory, dtype.base).reshape(shape)
-    memory = xp.cuda.UnownedMemory(address, nbytes, owner=None, device_id=device_ordinal())
+    memory = xp.cuda.UnownedMemory(address, nbytes, owner=None, device_id=_device_ordinal())
     return xp.ndarray(shape, dtype.base, xp.cuda.MemoryPointer(memory, 0))
 
 

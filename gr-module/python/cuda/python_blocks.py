@@ -109,6 +109,8 @@ class gpu_block:
         self._context = block_context()
         self._thread_state_holder = None  # the thread that holds its Python thread state
         super().__init__(name, _signature(in_sig), _signature(out_sig), *args, **kwargs)
+        self._general = self._block_type == gr.GW_BLOCK_GENERAL
+        self._port_types = {}  # (ninputs, noutputs) -> their dtypes, for work() calls
         self._stream = None
         if self.xp is not numpy:
             self._stream = self.xp.cuda.ExternalStream(self._context.stream_handle())
@@ -183,11 +185,11 @@ class gpu_block:
             self._context.report_consumed(self.gateway, which_input, how_many_items)
         self.gateway.consume(which_input, how_many_items)
 
-    def consume_items(self, nitems):
+    def _consume_fixed_rate(self, nitems, ninputs):
         """What a sync, decimating or interpolating block consumes after work()."""
         if nitems > 0:
             consumed = nitems * self._decim // self._interp
-            for port in range(len(self._gpu_consumed)):
+            for port in range(ninputs):
                 self._apply_consume(port, consumed)
 
     def handle_forecast(self, noutput_items, ninputs):
@@ -214,10 +216,13 @@ class gpu_block:
         self.gateway.logger.error(f"{where} raised; ending the flowgraph:\n{traceback.format_exc()}")
 
     def _run_work(self, noutput_items, ninput_items, input_items, output_items):
-        general = self._block_type == gr.GW_BLOCK_GENERAL
+        general = self._general
         ninputs, noutputs = len(input_items), len(output_items)
-        in_types = self.in_sig().port_types(ninputs)
-        out_types = self.out_sig().port_types(noutputs)
+        port_types = self._port_types.get((ninputs, noutputs))
+        if port_types is None:
+            port_types = (self.in_sig().port_types(ninputs), self.out_sig().port_types(noutputs))
+            self._port_types[(ninputs, noutputs)] = port_types
+        in_types, out_types = port_types
         if general:
             in_lengths = ninput_items
         else:
@@ -236,16 +241,15 @@ class gpu_block:
                     result = self.general_work(inputs, outputs)
                 else:
                     result = self.work(inputs, outputs)
-            recorded, self._gpu_recorded = self._gpu_recorded, None
         finally:
-            self._gpu_recorded = None
+            recorded, self._gpu_recorded = self._gpu_recorded, None
 
         result = self._checked_result(result, noutput_items, general)
         if general:
             for apply, port, nitems in recorded:
                 apply(port, nitems)
         else:
-            self.consume_items(result)
+            self._consume_fixed_rate(result, ninputs)
         return result
 
     def _checked_result(self, result, noutput_items, general):

@@ -12,7 +12,6 @@
 #include <grcuda.h>
 #include <map>
 #include <mutex>
-#include <string>
 
 namespace gr {
 namespace cuda {
@@ -91,8 +90,6 @@ private:
 
     //! Passes GNU Radio's transfer type to libgrcuda once it is known.
     void forward_transfer_type();
-    //! Why a reader through \p added cannot join this buffer's readers, naming the blocks.
-    std::string mixed_readers_message(gr::transfer_type added);
 
     grcuda_buffer* d_handle = nullptr;
     //! The transfer type of every edge from this buffer (set as readers are added).
