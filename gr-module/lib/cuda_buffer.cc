@@ -142,6 +142,12 @@ cuda_buffer::cuda_buffer(int nitems,
     if (!allocate_buffer(nitems)) {
         throw std::bad_alloc();
     }
+    // The ring is mapped twice, so GNU Radio's plain reader arithmetic (items available =
+    // write index - read index, circular) is exact for it. Declared single-mapped, GNU Radio
+    // would give its readers buffer_reader_sm, which misreads an empty ring as full, and so
+    // hands out items never written, for any reader with a sample delay other than
+    // history - 1 (e.g. history 1, delay 3).
+    d_buf_map_type = gr::buffer_mapping_type::double_mapped;
     // In 3.10.5.1 the owner is a shared_ptr back to a block that holds this buffer: a cycle
     // that never frees either. Nothing in the runtime reads it.
     d_buf_owner.reset();
@@ -177,67 +183,75 @@ bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
 
 // Readers on both sides of the GPU. GNU Radio gives a buffer one transfer type and throws
 // from set_transfer_type (which is not virtual) when a later reader needs another, with a
-// message that names one block and no fix. So once a reader is added, the type is unset again
-// until the flowgraph runs (forward_transfer_type() restores it): a later reader's edge then
-// sets its own type unopposed, and the check in index_sub(), which GNU Radio calls next, before
-// it creates the reader, refuses a different one with a message naming the blocks. (Throwing
-// from update_reader_block_history() instead would destroy a reader never registered, which
-// GNU Radio turns into a crash.)
-void cuda_buffer::update_reader_block_history(unsigned history, int delay)
+// message that names one block and no fix. So while the flowgraph is wired, the type GNU
+// Radio sets for each reader's edge is noted and unset again (forward_transfer_type()
+// restores it when the flowgraph runs): a later reader's edge then sets its own type
+// unopposed, and the check below refuses a different one with a message naming the blocks.
+// GNU Radio's buffer_add_reader() calls index_sub() right after setting the edge's type,
+// before it creates the reader, so a refusal there leaves no half-registered reader behind.
+void cuda_buffer::note_reader_edge()
 {
-    buffer_single_mapped::update_reader_block_history(history, delay);
-    if (d_transfer_type != gr::transfer_type::DEFAULT_INVALID) {
-        d_readers_transfer = d_transfer_type;
-        d_transfer_type = gr::transfer_type::DEFAULT_INVALID;
-    }
-}
-
-void cuda_buffer::forward_transfer_type()
-{
-    // d_transfer_type is only read here when no reader was added (and so no reader thread
-    // runs); with readers, it is written once below, under the once_flag.
-    if (d_readers_transfer == gr::transfer_type::DEFAULT_INVALID &&
+    std::lock_guard<std::mutex> guard(d_wiring_mutex);
+    if (d_wired.load(std::memory_order_relaxed) ||
         d_transfer_type == gr::transfer_type::DEFAULT_INVALID) {
         return;
     }
-    std::call_once(d_transfer_forwarded, [this] {
-        if (d_readers_transfer != gr::transfer_type::DEFAULT_INVALID) {
-            d_transfer_type = d_readers_transfer; // GNU Radio's view, unset while readers were added
-        }
-        uint32_t kind = 0;
-        switch (d_transfer_type) {
-        case gr::transfer_type::HOST_TO_DEVICE:
-            kind = GRCUDA_TRANSFER_HOST_TO_DEVICE;
-            break;
-        case gr::transfer_type::DEVICE_TO_HOST:
-            kind = GRCUDA_TRANSFER_DEVICE_TO_HOST;
-            break;
-        case gr::transfer_type::DEVICE_TO_DEVICE:
-            kind = GRCUDA_TRANSFER_DEVICE_TO_DEVICE;
-            break;
-        default:
-            break; // rejected by libgrcuda with a message naming the value
-        }
-        check(grcuda_buffer_set_transfer_type(d_handle, kind), "cuda_buffer transfer type");
-    });
-}
-
-unsigned cuda_buffer::index_sub(unsigned a, unsigned b)
-{
-    if (d_transfer_type != d_readers_transfer &&
-        d_transfer_type != gr::transfer_type::DEFAULT_INVALID &&
-        d_readers_transfer != gr::transfer_type::DEFAULT_INVALID) {
+    if (d_readers_transfer != gr::transfer_type::DEFAULT_INVALID &&
+        d_readers_transfer != d_transfer_type) {
         using gr::transfer_type;
         const bool added_on_gpu = d_transfer_type == transfer_type::DEVICE_TO_DEVICE ||
                                   d_transfer_type == transfer_type::HOST_TO_DEVICE;
         const bool writer_on_gpu = d_transfer_type == transfer_type::DEVICE_TO_DEVICE ||
                                    d_transfer_type == transfer_type::DEVICE_TO_HOST;
+        d_transfer_type = transfer_type::DEFAULT_INVALID; // the refused edge leaves no trace
         throw std::runtime_error(mixed_readers_message(link()->identifier(),
                                                        writer_on_gpu,
                                                        !added_on_gpu,
                                                        reader_names(*this),
                                                        added_on_gpu ? "a GPU block"
                                                                     : "a CPU block"));
+    }
+    d_readers_transfer = d_transfer_type;
+    d_transfer_type = gr::transfer_type::DEFAULT_INVALID;
+}
+
+void cuda_buffer::forward_transfer_type()
+{
+    if (d_wired.load(std::memory_order_acquire)) {
+        return;
+    }
+    std::lock_guard<std::mutex> guard(d_wiring_mutex);
+    if (d_wired.load(std::memory_order_relaxed)) {
+        return;
+    }
+    if (d_readers_transfer != gr::transfer_type::DEFAULT_INVALID) {
+        d_transfer_type = d_readers_transfer; // GNU Radio's view, unset while readers were added
+    }
+    if (d_transfer_type == gr::transfer_type::DEFAULT_INVALID) {
+        return; // no reader yet: nothing to forward
+    }
+    uint32_t kind = 0;
+    switch (d_transfer_type) {
+    case gr::transfer_type::HOST_TO_DEVICE:
+        kind = GRCUDA_TRANSFER_HOST_TO_DEVICE;
+        break;
+    case gr::transfer_type::DEVICE_TO_HOST:
+        kind = GRCUDA_TRANSFER_DEVICE_TO_HOST;
+        break;
+    case gr::transfer_type::DEVICE_TO_DEVICE:
+        kind = GRCUDA_TRANSFER_DEVICE_TO_DEVICE;
+        break;
+    default:
+        break; // rejected by libgrcuda with a message naming the value
+    }
+    check(grcuda_buffer_set_transfer_type(d_handle, kind), "cuda_buffer transfer type");
+    d_wired.store(true, std::memory_order_release);
+}
+
+unsigned cuda_buffer::index_sub(unsigned a, unsigned b)
+{
+    if (!d_wired.load(std::memory_order_acquire)) {
+        note_reader_edge();
     }
     // Circular: the double mapping lets readers run across the end of the ring.
     return (a + d_bufsize - b) % d_bufsize;
@@ -248,29 +262,20 @@ int cuda_buffer::space_available()
     if (d_readers.empty()) {
         return d_bufsize - 1;
     }
-    uint64_t most_unread = 0;
+    // One item always stays free, so that equal indices mean "empty" for the writer here
+    // and for GNU Radio's readers alike; what a reader has not read includes the history
+    // preloaded before the writer's first item.
+    unsigned most_unread = 0;
     uint64_t min_items_read = d_readers[0]->nitems_read();
     for (const gr::buffer_reader* reader : d_readers) {
         min_items_read = std::min(min_items_read, reader->nitems_read());
-        uint64_t unread = index_sub(d_write_index, reader->get_read_index());
-        if (unread == 0) {
-            // Equal indices: empty if the reader has consumed everything written (its
-            // history and sample delay aside), full otherwise.
-            const uint64_t reader_position = reader->nitems_read() -
-                                             (reader->link()->history() - 1) -
-                                             reader->sample_delay();
-            unread = reader_position == nitems_written() ? 0 : d_bufsize;
-        }
-        most_unread = std::max(most_unread, unread);
+        most_unread = std::max(most_unread, index_sub(d_write_index, reader->get_read_index()));
     }
     if (min_items_read != d_last_min_items_read) {
         prune_tags(d_last_min_items_read);
         d_last_min_items_read = min_items_read;
     }
-    // One item stays free, so that equal indices always mean "empty": GNU Radio's reader
-    // would otherwise see only the items up to the end of the ring when it is full, which
-    // can be fewer than a block needs, and stall.
-    return most_unread + 1 >= d_bufsize ? 0 : static_cast<int>(d_bufsize - most_unread - 1);
+    return static_cast<int>(d_bufsize - 1 - most_unread);
 }
 
 void* cuda_buffer::write_pointer()
@@ -305,15 +310,16 @@ const void* cuda_buffer::_read_pointer(unsigned int read_index)
           "cuda_buffer read pointer");
     if (d_transfer_type == gr::transfer_type::DEVICE_TO_HOST) {
         // A CPU reader reads host memory: wait for the copies of what it may read, which is
-        // everything up to the write index (all of the ring when the indices are equal).
+        // everything up to the write index (nothing when the indices are equal).
         unsigned int available = 0;
         {
             gr::thread::scoped_lock guard(*mutex());
             available = index_sub(d_write_index, read_index);
         }
-        check(grcuda_buffer_wait_published(
-                  d_handle, read_index, available == 0 ? d_bufsize : available),
-              "cuda_buffer wait for the device-to-host copy");
+        if (available > 0) {
+            check(grcuda_buffer_wait_published(d_handle, read_index, available),
+                  "cuda_buffer wait for the device-to-host copy");
+        }
     }
     return pointer;
 }

@@ -3,7 +3,8 @@
 //! Construction is reserve(2N) -> create(N) -> map at 0 -> map at N -> set access(2N). Each
 //! step's resource sits in `VmmParts` before the next step runs, and `VmmParts::drop` undoes
 //! exactly the steps that succeeded, so a failure half-way leaks nothing and frees nothing
-//! twice. On the simulated backend the ring is double-mapped host memory.
+//! twice. The ring starts zeroed, as GNU Radio's own buffers do. On the simulated backend the
+//! ring is double-mapped host memory.
 
 use crate::device::Device;
 use crate::error::{DriverResultExt, Error, ErrorKind, Result};
@@ -153,6 +154,14 @@ impl VmmParts {
             sys::cuMemSetAccess(parts.reserved, span, &access, 1)
                 .result()
                 .during("cuMemSetAccess of the ring")?;
+            // GNU Radio preloads a reader's history with zeros, and readers see those items
+            // before the writer's first: fresh device memory holds whatever was there before.
+            // Once per ring, completed before any party's stream (all non-blocking, so not
+            // ordered after the null stream) can touch it.
+            sys::cuMemsetD8_v2(parts.reserved, 0, size).result().during("cuMemsetD8 zeroing the ring")?;
+            sys::cuStreamSynchronize(std::ptr::null_mut())
+                .result()
+                .during("cuStreamSynchronize after zeroing the ring")?;
         }
         Ok(parts)
     }

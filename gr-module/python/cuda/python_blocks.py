@@ -15,7 +15,9 @@ Who does what, per work() call (the block's GNU Radio thread, holding the GIL):
    applied after it returns. GNU Radio publishes produced items to readers at produce(),
    and the buffer orders readers after the GPU work enqueued by then: applied later, the
    items cover all the work of the call. nitems_written() and nitems_read() count the
-   recorded calls, so the block sees its own produce() and consume() at once.
+   recorded calls, so the block sees its own produce() and consume() at once. Counts are
+   checked as they are recorded: a port that does not exist, a count that is negative, not
+   a whole number, or over what the call was given raises, before GNU Radio sees it.
 3. Before items are consumed, the buffer learns that the work reading them is enqueued
    (block_context.report_consumed), so a writer upstream never overwrites them early.
 4. An exception in work() or forecast() is logged with its traceback through the block's
@@ -29,6 +31,7 @@ without calling this class's; stop() waits for the stream.
 
 import contextlib
 import functools
+import operator
 import threading
 import traceback
 
@@ -88,6 +91,17 @@ def _after_user_method(name, finish):
     return wrap
 
 
+def _whole_number(value):
+    """\\p value as an int if it is a whole number (Python or NumPy integers, GNU Radio's
+    work_return_t), else None: int() would turn 3.7 into 3 and "1000" into 1000."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 class gpu_block:
     """The GPU half of the Python blocks below; comes first in their base classes."""
 
@@ -106,6 +120,8 @@ class gpu_block:
         self._gpu_recorded = None
         self._gpu_consumed = []
         self._gpu_produced = []
+        self._gpu_available = []  # per input: the items this call was given
+        self._gpu_room = []  # per output: the items this call has room for
         self._context = block_context()
         self._thread_state_holder = None  # the thread that holds its Python thread state
         super().__init__(name, _signature(in_sig), _signature(out_sig), *args, **kwargs)
@@ -154,12 +170,16 @@ class gpu_block:
     def produce(self, which_output, how_many_items):
         if self._gpu_recorded is None:
             return self._apply_produce(which_output, how_many_items)
+        how_many_items = self._checked_count("produce", which_output, how_many_items,
+                                             self._gpu_produced, self._gpu_room)
         self._gpu_recorded.append((self._apply_produce, which_output, how_many_items))
         self._gpu_produced[which_output] += how_many_items
 
     def consume(self, which_input, how_many_items):
         if self._gpu_recorded is None:
             return self._apply_consume(which_input, how_many_items)
+        how_many_items = self._checked_count("consume", which_input, how_many_items,
+                                             self._gpu_consumed, self._gpu_available)
         self._gpu_recorded.append((self._apply_consume, which_input, how_many_items))
         self._gpu_consumed[which_input] += how_many_items
 
@@ -168,6 +188,31 @@ class gpu_block:
             raise RuntimeError(f"{self.name()}: consume_each() is only valid inside general_work()")
         for port in range(len(self._gpu_consumed)):
             self.consume(port, how_many_items)
+
+    def _checked_count(self, method, port, how_many_items, counted, limits):
+        """Refuses, before GNU Radio sees it, a produce() or consume() that would hand
+        readers items never written or free items never read: a port that does not exist,
+        a count that is not a whole number of items or is negative, or a total over what
+        this call has room for (\\p limits: the output room or the input items available)."""
+        kind = "output" if method == "produce" else "input"
+        if _whole_number(port) is None or not 0 <= port < len(counted):
+            raise IndexError(f"{self.name()}: {method}({port!r}, ...) names no {kind} port; "
+                             f"the block has {len(counted)} {kind} port(s) in this call")
+        count = _whole_number(how_many_items)
+        if count is None:
+            raise TypeError(f"{self.name()}: {method}({port}, {how_many_items!r}): the count "
+                            "must be a whole number of items")
+        how_many_items = count
+        if how_many_items < 0:
+            raise ValueError(f"{self.name()}: {method}({port}, {how_many_items}): the count "
+                             "must not be negative")
+        if counted[port] + how_many_items > limits[port]:
+            what = ("there is room for" if method == "produce" else "the call was given")
+            raise ValueError(
+                f"{self.name()}: {method}({port}, {how_many_items}) brings {kind} {port} to "
+                f"{counted[port] + how_many_items} items in this call, but {what} "
+                f"{limits[port]}; {method} at most len({kind}_items[{port}]) items in all")
+        return how_many_items
 
     def nitems_written(self, which_output):
         pending = self._gpu_produced[which_output] if self._gpu_recorded is not None else 0
@@ -234,6 +279,8 @@ class gpu_block:
 
         self._gpu_consumed = [0] * ninputs
         self._gpu_produced = [0] * noutputs
+        self._gpu_available = in_lengths
+        self._gpu_room = [noutput_items] * noutputs
         self._gpu_recorded = [] if general else None
         try:
             with self._stream if self._stream is not None else contextlib.nullcontext():
@@ -245,6 +292,15 @@ class gpu_block:
             recorded, self._gpu_recorded = self._gpu_recorded, None
 
         result = self._checked_result(result, noutput_items, general)
+        if general and result > 0:
+            # GNU Radio adds a returned count to every output, after what produce() made.
+            for port, produced in enumerate(self._gpu_produced):
+                if produced + result > noutput_items:
+                    raise ValueError(
+                        f"{self.name()}: general_work() called produce({port}, ...) for "
+                        f"{produced} items and returned {result}, {produced + result} in all, "
+                        f"but there is room for {noutput_items}; after produce(), return "
+                        "WORK_CALLED_PRODUCE")
         if general:
             for apply, port, nitems in recorded:
                 apply(port, nitems)
@@ -254,11 +310,10 @@ class gpu_block:
 
     def _checked_result(self, result, noutput_items, general):
         method = "general_work()" if general else "work()"
-        try:
-            result = int(result)
-        except (TypeError, ValueError):
-            raise TypeError(f"{self.name()}: {method} must return a number of items, "
-                            f"got {result!r}") from None
+        returned, result = result, _whole_number(result)
+        if result is None:
+            raise TypeError(f"{self.name()}: {method} must return a number of items (an int), "
+                            f"WORK_DONE or WORK_CALLED_PRODUCE, got {returned!r}")
         allowed = (_WORK_DONE, _WORK_CALLED_PRODUCE) if general else (_WORK_DONE,)
         if result > noutput_items:
             raise ValueError(

@@ -10,6 +10,7 @@
 #include <gnuradio/buffer_type.h>
 #include <gnuradio/cuda/api.h>
 #include <grcuda.h>
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -53,9 +54,6 @@ public:
     gr::buffer_type get_buffer_type() const { return type; }
 
     int space_available() override;
-    //! Called by GNU Radio as it adds each reader, after it set the reader's edge's transfer
-    //! type: with index_sub(), refuses readers on both sides of the GPU (see cuda_buffer.cc).
-    void update_reader_block_history(unsigned history, int delay) override;
     void* write_pointer() override;
     const void* _read_pointer(unsigned int read_index) override;
     void post_work(int nitems) override;
@@ -88,13 +86,18 @@ private:
                 gr::block_sptr link,
                 gr::block_sptr buf_owner);
 
+    //! While the flowgraph is wired: notes the transfer type GNU Radio just set for a new
+    //! reader's edge, refusing readers on both sides of the GPU (see cuda_buffer.cc).
+    void note_reader_edge();
     //! Passes GNU Radio's transfer type to libgrcuda once it is known.
     void forward_transfer_type();
 
     grcuda_buffer* d_handle = nullptr;
     //! The transfer type of every edge from this buffer (set as readers are added).
     gr::transfer_type d_readers_transfer = gr::transfer_type::DEFAULT_INVALID;
-    std::once_flag d_transfer_forwarded;
+    //! Set once the transfer type is forwarded: the edges are fixed from then on.
+    std::atomic<bool> d_wired{ false };
+    std::mutex d_wiring_mutex;
     std::mutex d_readers_mutex;
     std::map<const gr::buffer_reader*, size_t> d_gpu_readers;
 };
