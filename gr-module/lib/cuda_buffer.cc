@@ -13,6 +13,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_double_mapped.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
@@ -68,8 +69,9 @@ std::string mixed_readers_message(const std::string& writer,
  * the CPU block's buffer (block::replace_buffer). Two topologies then break silently: a second
  * GPU reader replaces the buffer again, orphaning the first (it waits forever), and a CPU
  * reader already attached to the replaced buffer is orphaned the same way. Both show as the
- * buffer being replaced not being an ordinary host buffer without readers; refuse them here,
- * at start(), naming the blocks and the fix.
+ * buffer being replaced not being an ordinary host buffer without readers (or a cuda_buffer
+ * whose GPU reader lock()/unlock() removed); refuse them here, at start() or unlock(), naming
+ * the blocks and the fix.
  */
 void check_replacement(const gr::block_sptr& writer,
                        const gr::block_sptr& gpu_reader,
@@ -82,9 +84,16 @@ void check_replacement(const gr::block_sptr& writer,
     }
     for (int port = 0; port < detail->noutputs(); port++) {
         const gr::buffer_sptr output = detail->output(port);
-        if (!output || dynamic_cast<cuda_buffer*>(output.get()) ||
-            output->get_sizeof_item() != sizeof_item ||
-            output->bufsize() != static_cast<unsigned int>(nitems)) {
+        if (!output || output->get_sizeof_item() != sizeof_item) {
+            continue;
+        }
+        if (dynamic_cast<cuda_buffer*>(output.get())) {
+            if (output->nreaders() == 0) {
+                return; // lock()/unlock() removed its GPU reader: a new one replaces it
+            }
+            continue;
+        }
+        if (output->bufsize() != static_cast<unsigned int>(nitems)) {
             continue;
         }
         if (output->nreaders() > 0) {
@@ -181,57 +190,133 @@ bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
     return true;
 }
 
-// Readers on both sides of the GPU. GNU Radio gives a buffer one transfer type and throws
-// from set_transfer_type (which is not virtual) when a later reader needs another, with a
-// message that names one block and no fix. So while the flowgraph is wired, the type GNU
-// Radio sets for each reader's edge is noted and unset again (forward_transfer_type()
-// restores it when the flowgraph runs): a later reader's edge then sets its own type
-// unopposed, and the check below refuses a different one with a message naming the blocks.
-// GNU Radio's buffer_add_reader() calls index_sub() right after setting the edge's type,
-// before it creates the reader, so a refusal there leaves no half-registered reader behind.
-void cuda_buffer::note_reader_edge()
+namespace {
+
+bool port_on_gpu(const gr::io_signature::sptr& signature, int port)
 {
-    std::lock_guard<std::mutex> guard(d_wiring_mutex);
-    if (d_wired.load(std::memory_order_relaxed) ||
-        d_transfer_type == gr::transfer_type::DEFAULT_INVALID) {
-        return;
-    }
-    if (d_readers_transfer != gr::transfer_type::DEFAULT_INVALID &&
-        d_readers_transfer != d_transfer_type) {
-        using gr::transfer_type;
-        const bool added_on_gpu = d_transfer_type == transfer_type::DEVICE_TO_DEVICE ||
-                                  d_transfer_type == transfer_type::HOST_TO_DEVICE;
-        const bool writer_on_gpu = d_transfer_type == transfer_type::DEVICE_TO_DEVICE ||
-                                   d_transfer_type == transfer_type::DEVICE_TO_HOST;
-        d_transfer_type = transfer_type::DEFAULT_INVALID; // the refused edge leaves no trace
-        throw std::runtime_error(mixed_readers_message(link()->identifier(),
-                                                       writer_on_gpu,
-                                                       !added_on_gpu,
-                                                       reader_names(*this),
-                                                       added_on_gpu ? "a GPU block"
-                                                                    : "a CPU block"));
-    }
-    d_readers_transfer = d_transfer_type;
-    d_transfer_type = gr::transfer_type::DEFAULT_INVALID;
+    // GNU Radio's own rule (flat_flowgraph): any buffer type but the default is device memory.
+    return signature->stream_buffer_type(port) != gr::buffer_double_mapped::type;
 }
 
-void cuda_buffer::forward_transfer_type()
+gr::transfer_type edge_type(bool writer_on_gpu, bool readers_on_gpu)
 {
-    if (d_wired.load(std::memory_order_acquire)) {
-        return;
+    using gr::transfer_type;
+    if (writer_on_gpu) {
+        return readers_on_gpu ? transfer_type::DEVICE_TO_DEVICE : transfer_type::DEVICE_TO_HOST;
+    }
+    return readers_on_gpu ? transfer_type::HOST_TO_DEVICE : transfer_type::HOST_TO_HOST;
+}
+
+bool readers_on_gpu(gr::transfer_type type)
+{
+    return type == gr::transfer_type::DEVICE_TO_DEVICE ||
+           type == gr::transfer_type::HOST_TO_DEVICE;
+}
+
+//! Why \p writer's output cannot change sides: lock()/unlock() reuses a running block's
+//! output buffer, and a cuda_buffer's host ring and copies are fixed once it ran.
+std::string side_change_message(const std::string& writer, bool now_on_gpu)
+{
+    return "gr-cuda: after lock()/unlock(), " + writer + "'s output is read by " +
+           (now_on_gpu ? "GPU" : "CPU") + " blocks where " + (now_on_gpu ? "CPU" : "GPU") +
+           " blocks read it before; GNU Radio 3.10 keeps a running block's output buffer "
+           "across unlock(), and a GPU buffer keeps the side of its readers. Fix: stop() and "
+           "wait() the flowgraph, reconnect, and start() it again, or keep a block on the old "
+           "side where the new blocks connect (cuda.copy for GPU readers, blocks.copy for CPU "
+           "readers).";
+}
+
+} // namespace
+
+bool cuda_buffer::writer_on_gpu(bool& found)
+{
+    found = false;
+    const gr::block_sptr writer = link();
+    const gr::block_detail_sptr detail = writer ? writer->detail() : nullptr;
+    if (!detail) {
+        return false;
+    }
+    for (int port = 0; port < detail->noutputs(); port++) {
+        if (detail->output(port).get() == this) {
+            found = true;
+            return port_on_gpu(writer->output_signature(), port);
+        }
+    }
+    return false; // replaced by another buffer: this one is no longer written
+}
+
+bool cuda_buffer::reader_on_gpu(const gr::buffer_reader* reader)
+{
+    const gr::block_sptr block = reader->link();
+    const gr::block_detail_sptr detail = block->detail();
+    for (int port = 0; detail && port < detail->ninputs(); port++) {
+        if (detail->input(port).get() == reader) {
+            return port_on_gpu(block->input_signature(), port);
+        }
+    }
+    return false;
+}
+
+// Readers on both sides of the GPU. GNU Radio gives a buffer one transfer type and throws
+// from set_transfer_type (which is not virtual) when a later reader needs another, with a
+// message that names one block and no fix. So GNU Radio's record of the type stays unset:
+// each type it sets for a new reader's edge is checked here against the readers already
+// there, and unset again. GNU Radio's buffer_add_reader() calls index_sub() right after
+// setting the edge's type, before it creates the reader, in the control thread (at start()
+// and unlock(), while no block thread runs), so a refusal leaves no half-made reader behind.
+// The type libgrcuda needs is derived from the ports themselves (wire()), which also covers
+// the readers GNU Radio's lock()/unlock() adds without setting any type.
+void cuda_buffer::note_reader_edge()
+{
+    const gr::transfer_type added = d_transfer_type;
+    d_transfer_type = gr::transfer_type::DEFAULT_INVALID;
+    const bool added_on_gpu = readers_on_gpu(added);
+    const bool writer_gpu = added == gr::transfer_type::DEVICE_TO_DEVICE ||
+                            added == gr::transfer_type::DEVICE_TO_HOST;
+    for (const gr::buffer_reader* reader : d_readers) {
+        if (reader_on_gpu(reader) != added_on_gpu) {
+            throw std::runtime_error(mixed_readers_message(link()->identifier(),
+                                                           writer_gpu,
+                                                           !added_on_gpu,
+                                                           reader_names(*this),
+                                                           added_on_gpu ? "a GPU block"
+                                                                        : "a CPU block"));
+        }
     }
     std::lock_guard<std::mutex> guard(d_wiring_mutex);
+    if (d_wired.load(std::memory_order_relaxed) && added != d_edge_type) {
+        throw std::runtime_error(side_change_message(link()->identifier(), added_on_gpu));
+    }
+}
+
+void cuda_buffer::wire()
+{
+    std::lock_guard<std::mutex> guard(d_wiring_mutex);
+    bool written = false;
+    const bool writer_gpu = writer_on_gpu(written);
+    if (!written || d_readers.empty()) {
+        return; // not part of a running flowgraph (yet, or any more)
+    }
+    const bool readers_gpu = reader_on_gpu(d_readers[0]);
+    for (const gr::buffer_reader* reader : d_readers) {
+        if (reader_on_gpu(reader) != readers_gpu) {
+            throw std::runtime_error(mixed_readers_message(link()->identifier(),
+                                                           writer_gpu,
+                                                           readers_gpu,
+                                                           reader_names(*this),
+                                                           readers_gpu ? "CPU blocks"
+                                                                       : "GPU blocks"));
+        }
+    }
+    const gr::transfer_type type = edge_type(writer_gpu, readers_gpu);
     if (d_wired.load(std::memory_order_relaxed)) {
+        if (type != d_edge_type) {
+            throw std::runtime_error(side_change_message(link()->identifier(), readers_gpu));
+        }
         return;
     }
-    if (d_readers_transfer != gr::transfer_type::DEFAULT_INVALID) {
-        d_transfer_type = d_readers_transfer; // GNU Radio's view, unset while readers were added
-    }
-    if (d_transfer_type == gr::transfer_type::DEFAULT_INVALID) {
-        return; // no reader yet: nothing to forward
-    }
     uint32_t kind = 0;
-    switch (d_transfer_type) {
+    switch (type) {
     case gr::transfer_type::HOST_TO_DEVICE:
         kind = GRCUDA_TRANSFER_HOST_TO_DEVICE;
         break;
@@ -242,16 +327,25 @@ void cuda_buffer::forward_transfer_type()
         kind = GRCUDA_TRANSFER_DEVICE_TO_DEVICE;
         break;
     default:
-        break; // rejected by libgrcuda with a message naming the value
+        // Only lock()/unlock() can leave a GPU buffer between CPU blocks.
+        throw std::runtime_error(side_change_message(link()->identifier(), false));
     }
     check(grcuda_buffer_set_transfer_type(d_handle, kind), "cuda_buffer transfer type");
+    d_edge_type = type;
     d_wired.store(true, std::memory_order_release);
+}
+
+void cuda_buffer::wire_once()
+{
+    if (!d_wired.load(std::memory_order_acquire)) {
+        wire();
+    }
 }
 
 unsigned cuda_buffer::index_sub(unsigned a, unsigned b)
 {
-    if (!d_wired.load(std::memory_order_acquire)) {
-        note_reader_edge();
+    if (d_transfer_type != gr::transfer_type::DEFAULT_INVALID) {
+        note_reader_edge(); // GNU Radio is adding a reader (see note_reader_edge())
     }
     // Circular: the double mapping lets readers run across the end of the ring.
     return (a + d_bufsize - b) % d_bufsize;
@@ -280,11 +374,11 @@ int cuda_buffer::space_available()
 
 void* cuda_buffer::write_pointer()
 {
-    forward_transfer_type();
+    wire_once();
     void* pointer = nullptr;
     check(grcuda_buffer_writer_pointer(d_handle, d_write_index, &pointer),
           "cuda_buffer write pointer");
-    if (d_transfer_type != gr::transfer_type::DEFAULT_INVALID) {
+    if (d_wired.load(std::memory_order_acquire)) {
         // Order the writer after earlier reads of the span it may write: the free space, but
         // never more than half the ring, the most GNU Radio's scheduler lets a block write
         // per call. The bound matters: when readers keep up, the free space reaches the
@@ -304,11 +398,11 @@ void* cuda_buffer::write_pointer()
 
 const void* cuda_buffer::_read_pointer(unsigned int read_index)
 {
-    forward_transfer_type();
+    wire_once();
     const void* pointer = nullptr;
     check(grcuda_buffer_reader_pointer(d_handle, read_index, &pointer),
           "cuda_buffer read pointer");
-    if (d_transfer_type == gr::transfer_type::DEVICE_TO_HOST) {
+    if (d_edge_type == gr::transfer_type::DEVICE_TO_HOST) {
         // A CPU reader reads host memory: wait for the copies of what it may read, which is
         // everything up to the write index (nothing when the indices are equal).
         unsigned int available = 0;
@@ -329,7 +423,7 @@ void cuda_buffer::post_work(int nitems)
     if (nitems <= 0) {
         return;
     }
-    forward_transfer_type();
+    wire_once();
     check(grcuda_buffer_post_work(d_handle, d_write_index, nitems), "cuda_buffer post_work");
 }
 
@@ -339,8 +433,8 @@ bool cuda_buffer::output_blocked_callback(int, bool) { return false; }
 
 void cuda_buffer::attach_writer(const grcuda_stream* stream)
 {
-    forward_transfer_type();
-    if (d_transfer_type == gr::transfer_type::HOST_TO_DEVICE) {
+    wire();
+    if (d_edge_type == gr::transfer_type::HOST_TO_DEVICE) {
         return; // the writer's port is in host memory (e.g. cuda.tee with gpu=False)
     }
     check(grcuda_buffer_set_writer_stream(d_handle, stream), "cuda_buffer writer stream");
@@ -348,8 +442,8 @@ void cuda_buffer::attach_writer(const grcuda_stream* stream)
 
 void cuda_buffer::attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream)
 {
-    forward_transfer_type();
-    if (d_transfer_type == gr::transfer_type::DEVICE_TO_HOST) {
+    wire();
+    if (d_edge_type == gr::transfer_type::DEVICE_TO_HOST) {
         return; // the reader's port is in host memory
     }
     std::lock_guard<std::mutex> guard(d_readers_mutex);

@@ -86,16 +86,22 @@ private:
                 gr::block_sptr link,
                 gr::block_sptr buf_owner);
 
-    //! While the flowgraph is wired: notes the transfer type GNU Radio just set for a new
-    //! reader's edge, refusing readers on both sides of the GPU (see cuda_buffer.cc).
+    //! GNU Radio just set the transfer type of a new reader's edge: refuses readers on both
+    //! sides of the GPU, and side changes after lock()/unlock() (see cuda_buffer.cc).
     void note_reader_edge();
-    //! Passes GNU Radio's transfer type to libgrcuda once it is known.
-    void forward_transfer_type();
+    //! Derives the transfer type from the writer's and readers' ports and passes it to
+    //! libgrcuda; on later calls (every start()) checks that it has not changed.
+    void wire();
+    void wire_once();
+    //! Whether the writer's port holding this buffer is in device memory; \p found is false
+    //! when no block writes this buffer any more.
+    bool writer_on_gpu(bool& found);
+    bool reader_on_gpu(const gr::buffer_reader* reader);
 
     grcuda_buffer* d_handle = nullptr;
-    //! The transfer type of every edge from this buffer (set as readers are added).
-    gr::transfer_type d_readers_transfer = gr::transfer_type::DEFAULT_INVALID;
-    //! Set once the transfer type is forwarded: the edges are fixed from then on.
+    //! The transfer type passed to libgrcuda; set once, under d_wiring_mutex.
+    gr::transfer_type d_edge_type = gr::transfer_type::DEFAULT_INVALID;
+    //! Set once the transfer type is passed to libgrcuda.
     std::atomic<bool> d_wired{ false };
     std::mutex d_wiring_mutex;
     std::mutex d_readers_mutex;
