@@ -2,9 +2,13 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Flowgraphs restarted and rebuilt many times run right and give their device memory back."""
+"""Flowgraphs restarted and rebuilt many times run right and give their device memory back.
+
+GRCUDA_QA_CYCLES sets how many times (default 100; the GPU reliability run uses 1000).
+"""
 
 import gc
+import os
 
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest
@@ -47,28 +51,46 @@ def python_flowgraph(data):
     return tb, source, block, sink
 
 
+CYCLES = int(os.environ.get("GRCUDA_QA_CYCLES", "100"))
+
+
 class qa_lifecycle(gr_unittest.TestCase):
     def setUp(self):
         self.data = np.random.default_rng(3).standard_normal(20_000).astype(np.float32)
 
-    def test_start_stop_wait_one_flowgraph_100_times(self):
+    def test_start_stop_wait_one_flowgraph_many_times(self):
         tb, source, sink = flowgraph(self.data)
-        for _ in range(100):
+        tb.run()
+        start = cuda.free_device_memory()
+        for _ in range(CYCLES):
             source.rewind()
             sink.reset()
             tb.start()
             tb.wait()
             tb.stop()
             np.testing.assert_allclose(np.array(sink.data()), 2.0 * self.data, rtol=1e-6)
+        end = cuda.free_device_memory()
+        print(f"{CYCLES} start/stop cycles: {start} bytes of device memory free before, {end} after")
+        self.assertEqual(end, start)
 
-    def test_100_flowgraphs_built_and_destroyed_leak_no_device_memory(self):
+    def test_stop_while_running_many_times(self):
+        # stop() in the middle of the data, not after it: the GPU may still be busy.
+        tb = gr.top_block()
+        source = blocks.vector_source_f(self.data, True)
+        tb.connect(source, cuda.copy(4), cuda.multiply_const_ff(2.0), cuda.copy(4), blocks.null_sink(4))
+        for _ in range(max(CYCLES // 10, 5)):
+            tb.start()
+            tb.stop()
+            tb.wait()
+
+    def test_many_flowgraphs_built_and_destroyed_leak_no_device_memory(self):
         # The first flowgraph loads kernels and lets the driver settle.
         tb, source, sink = flowgraph(self.data)
         tb.run()
         del tb, source, sink
         gc.collect()
         start = cuda.free_device_memory()
-        for _ in range(100):
+        for _ in range(CYCLES):
             tb, source, sink = flowgraph(self.data)
             tb.run()
             np.testing.assert_allclose(np.array(sink.data()), 2.0 * self.data, rtol=1e-6)
@@ -81,7 +103,7 @@ class qa_lifecycle(gr_unittest.TestCase):
         # Each start registers the block's stream again and holds its new thread's Python
         # thread state; each stop releases it.
         tb, source, block, sink = python_flowgraph(self.data)
-        for _ in range(50):
+        for _ in range(CYCLES // 2):
             source.rewind()
             sink.reset()
             tb.run()
@@ -94,7 +116,7 @@ class qa_lifecycle(gr_unittest.TestCase):
         del tb, source, block, sink
         gc.collect()
         start = free_device_memory()
-        for _ in range(50):
+        for _ in range(CYCLES // 2):
             tb, source, block, sink = python_flowgraph(self.data)
             tb.run()
             np.testing.assert_array_equal(np.array(sink.data()), 2.0 * self.data)
