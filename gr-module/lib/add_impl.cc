@@ -4,6 +4,7 @@
  */
 
 #include "add_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -36,6 +37,9 @@ grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninpu
 template <class T>
 typename add<T>::sptr add<T>::make(size_t num_inputs, size_t vlen)
 {
+    const std::string block = arguments::typed_name<T>("cuda.add");
+    arguments::require_ports(block, "num_inputs", num_inputs);
+    arguments::require_elements_per_item(block, "vlen", vlen, sizeof(T));
     return gnuradio::make_block_sptr<add_impl<T>>(num_inputs, vlen);
 }
 

@@ -4,6 +4,7 @@
  */
 
 #include "complex_to_mag_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -36,11 +37,14 @@ using complex_to_mag_squared_impl =
 
 complex_to_mag::sptr complex_to_mag::make(size_t vlen)
 {
+    arguments::require_elements_per_item("cuda.complex_to_mag", "vlen", vlen, sizeof(gr_complex));
     return gnuradio::make_block_sptr<complex_to_mag_impl>("complex_to_mag", vlen);
 }
 
 complex_to_mag_squared::sptr complex_to_mag_squared::make(size_t vlen)
 {
+    arguments::require_elements_per_item(
+        "cuda.complex_to_mag_squared", "vlen", vlen, sizeof(gr_complex));
     return gnuradio::make_block_sptr<complex_to_mag_squared_impl>("complex_to_mag_squared", vlen);
 }
 

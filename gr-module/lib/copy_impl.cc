@@ -4,6 +4,7 @@
  */
 
 #include "copy_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -11,7 +12,11 @@
 namespace gr {
 namespace cuda {
 
-copy::sptr copy::make(size_t itemsize) { return gnuradio::make_block_sptr<copy_impl>(itemsize); }
+copy::sptr copy::make(size_t itemsize)
+{
+    arguments::require_item_size("cuda.copy", "itemsize", itemsize);
+    return gnuradio::make_block_sptr<copy_impl>(itemsize);
+}
 
 copy_impl::copy_impl(size_t itemsize)
     : gr::sync_block("copy",

@@ -9,9 +9,11 @@
 
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/logger.h>
+#include <climits>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace cuda {
@@ -27,6 +29,31 @@ void check(grcuda_status status, const char* what)
 }
 
 namespace {
+
+//! The ordinal $GRCUDA_DEVICE names: unset or empty is 0 (as an empty GRCUDA_BACKEND is
+//! auto); anything but a non-negative integer is refused rather than read as 0, which
+//! would run on another GPU than the one asked for.
+int requested_ordinal()
+{
+    const char* text = std::getenv("GRCUDA_DEVICE");
+    if (!text || !*text) {
+        return 0;
+    }
+    const std::string value(text);
+    long long ordinal = 0;
+    for (const char digit : value) {
+        if (digit < '0' || digit > '9' || ordinal > INT_MAX) {
+            break;
+        }
+        ordinal = ordinal * 10 + (digit - '0');
+    }
+    if (value.find_first_not_of("0123456789") != std::string::npos || ordinal > INT_MAX) {
+        throw std::invalid_argument("gr-cuda: GRCUDA_DEVICE=\"" + value +
+                                    "\" is not a CUDA device ordinal: use a non-negative "
+                                    "integer such as 0, or unset it");
+    }
+    return static_cast<int>(ordinal);
+}
 
 struct shared_device {
     grcuda_device* handle = nullptr;
@@ -44,9 +71,7 @@ const shared_device& open_shared_device()
                 " but loaded libgrcuda with ABI " + std::to_string(grcuda_abi_version()) +
                 ": reinstall gr-cuda and libgrcuda from the same source");
         }
-        const char* ordinal_text = std::getenv("GRCUDA_DEVICE");
-        const int ordinal = ordinal_text ? std::atoi(ordinal_text) : 0;
-        check(grcuda_device_open(ordinal, GRCUDA_BACKEND_AUTO, &shared.handle),
+        check(grcuda_device_open(requested_ordinal(), GRCUDA_BACKEND_AUTO, &shared.handle),
               "gr-cuda: opening the CUDA device");
         check(grcuda_device_get_info(shared.handle, &shared.info),
               "gr-cuda: describing the CUDA device");

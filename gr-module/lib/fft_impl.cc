@@ -9,11 +9,12 @@
 // libgrcuda keeps per (size, batch), stay few whatever noutput_items is.
 
 #include "fft_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
+#include <cmath>
 #include <cstring>
-#include <stdexcept>
 
 namespace gr {
 namespace cuda {
@@ -46,6 +47,21 @@ fft::sptr fft::make(size_t fft_size,
                     bool shift,
                     bool real_input)
 {
+    const char* block = "cuda.fft";
+    arguments::require_between(block, "fft_size", fft_size, 1, arguments::max_fft_size);
+    if (!window.empty() && window.size() != fft_size) {
+        arguments::refuse(block,
+                          "window must have fft_size (" + std::to_string(fft_size) +
+                              ") taps, or none, got " + std::to_string(window.size()));
+    }
+    for (size_t tap = 0; tap < window.size(); tap++) {
+        if (!std::isfinite(window[tap])) {
+            arguments::refuse(block,
+                              "window taps must be finite, got " +
+                                  arguments::value_text(window[tap]) + " at tap " +
+                                  std::to_string(tap));
+        }
+    }
     return gnuradio::make_block_sptr<fft_impl>(fft_size, forward, window, shift, real_input);
 }
 
@@ -66,14 +82,6 @@ fft_impl::fft_impl(size_t fft_size,
       d_shift(shift),
       d_real_input(real_input)
 {
-    if (fft_size == 0) {
-        throw std::invalid_argument("cuda.fft: fft_size must be at least 1");
-    }
-    if (!window.empty() && window.size() != fft_size) {
-        throw std::invalid_argument("cuda.fft: the window has " + std::to_string(window.size()) +
-                                    " taps but fft_size is " + std::to_string(fft_size) +
-                                    ": pass fft_size taps, or none");
-    }
     if (!window.empty()) {
         const size_t bytes = window.size() * sizeof(float);
         grcuda_memory* staging = allocate(GRCUDA_MEMORY_PINNED_HOST, bytes);

@@ -4,6 +4,7 @@
  */
 
 #include "head_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -14,6 +15,7 @@ namespace cuda {
 
 head::sptr head::make(size_t sizeof_stream_item, uint64_t nitems)
 {
+    arguments::require_item_size("cuda.head", "sizeof_stream_item", sizeof_stream_item);
     return gnuradio::make_block_sptr<head_impl>(sizeof_stream_item, nitems);
 }
 

@@ -4,6 +4,7 @@
  */
 
 #include "multiply_const_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -36,6 +37,9 @@ grcuda_status launch(const grcuda_stream* s, const void* in, void* out, size_t n
 template <class T>
 typename multiply_const<T>::sptr multiply_const<T>::make(T k, size_t vlen)
 {
+    const std::string block = arguments::typed_name<T>("cuda.multiply_const");
+    arguments::require_finite(block, "k", k);
+    arguments::require_elements_per_item(block, "vlen", vlen, sizeof(T));
     return gnuradio::make_block_sptr<multiply_const_impl<T>>(k, vlen);
 }
 
@@ -58,6 +62,7 @@ T multiply_const_impl<T>::k() const
 template <class T>
 void multiply_const_impl<T>::set_k(T k)
 {
+    arguments::require_finite(arguments::typed_name<T>("cuda.multiply_const"), "k", k);
     gr::thread::scoped_lock guard(this->d_setlock);
     d_k = k;
 }

@@ -4,6 +4,7 @@
  */
 
 #include "nlog10_ff_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -13,6 +14,9 @@ namespace cuda {
 
 nlog10_ff::sptr nlog10_ff::make(float n, size_t vlen, float k)
 {
+    arguments::require_finite("cuda.nlog10_ff", "n", n);
+    arguments::require_elements_per_item("cuda.nlog10_ff", "vlen", vlen, sizeof(float));
+    arguments::require_finite("cuda.nlog10_ff", "k", k);
     return gnuradio::make_block_sptr<nlog10_ff_impl>(n, vlen, k);
 }
 

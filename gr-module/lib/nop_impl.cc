@@ -4,6 +4,7 @@
  */
 
 #include "nop_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/io_signature.h>
 
@@ -12,6 +13,7 @@ namespace cuda {
 
 nop::sptr nop::make(size_t sizeof_stream_item)
 {
+    arguments::require_item_size("cuda.nop", "sizeof_stream_item", sizeof_stream_item);
     return gnuradio::make_block_sptr<nop_impl>(sizeof_stream_item);
 }
 

@@ -4,6 +4,7 @@
  */
 
 #include "null_sink_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/io_signature.h>
 
@@ -12,6 +13,8 @@ namespace cuda {
 
 null_sink::sptr null_sink::make(size_t sizeof_stream_item, size_t num_inputs)
 {
+    arguments::require_item_size("cuda.null_sink", "sizeof_stream_item", sizeof_stream_item);
+    arguments::require_ports("cuda.null_sink", "num_inputs", num_inputs);
     return gnuradio::make_block_sptr<null_sink_impl>(sizeof_stream_item, num_inputs);
 }
 

@@ -4,6 +4,7 @@
  */
 
 #include "null_source_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -13,6 +14,8 @@ namespace cuda {
 
 null_source::sptr null_source::make(size_t sizeof_stream_item, size_t num_outputs, bool memset)
 {
+    arguments::require_item_size("cuda.null_source", "sizeof_stream_item", sizeof_stream_item);
+    arguments::require_ports("cuda.null_source", "num_outputs", num_outputs);
     return gnuradio::make_block_sptr<null_source_impl>(sizeof_stream_item, num_outputs, memset);
 }
 

@@ -4,31 +4,20 @@
  */
 
 #include "rate_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
 #include <cmath>
-#include <stdexcept>
 #include <thread>
 
 namespace gr {
 namespace cuda {
 
-namespace {
-
-double checked_rate(double rate)
-{
-    if (!std::isfinite(rate) || rate <= 0) {
-        throw std::invalid_argument("cuda.throttle: the sample rate must be finite and > 0, not " +
-                                    std::to_string(rate));
-    }
-    return rate;
-}
-
-} // namespace
-
 throttle::sptr throttle::make(size_t itemsize, double sample_rate)
 {
+    arguments::require_item_size("cuda.throttle", "itemsize", itemsize);
+    arguments::require_positive("cuda.throttle", "sample_rate", sample_rate);
     return gnuradio::make_block_sptr<throttle_impl>(itemsize, sample_rate);
 }
 
@@ -37,7 +26,7 @@ throttle_impl::throttle_impl(size_t itemsize, double sample_rate)
                      gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
                      gr::io_signature::make(1, 1, itemsize, cuda_buffer::type)),
       d_itemsize(itemsize),
-      d_rate(checked_rate(sample_rate)),
+      d_rate(sample_rate),
       d_start(std::chrono::steady_clock::now())
 {
 }
@@ -46,8 +35,9 @@ double throttle_impl::sample_rate() const { return d_rate; }
 
 void throttle_impl::set_sample_rate(double rate)
 {
+    arguments::require_positive("cuda.throttle", "sample_rate", rate);
     gr::thread::scoped_lock guard(d_setlock);
-    d_rate = checked_rate(rate);
+    d_rate = rate;
     d_start = std::chrono::steady_clock::now();
     d_passed = 0;
 }
@@ -76,6 +66,9 @@ int throttle_impl::work(int noutput_items,
 probe_rate::sptr
 probe_rate::make(size_t itemsize, double update_rate_ms, double alpha, const std::string& name)
 {
+    arguments::require_item_size("cuda.probe_rate", "itemsize", itemsize);
+    arguments::require_positive("cuda.probe_rate", "update_rate_ms", update_rate_ms);
+    arguments::require_fraction("cuda.probe_rate", "alpha", alpha);
     return gnuradio::make_block_sptr<probe_rate_impl>(itemsize, update_rate_ms, alpha, name);
 }
 
@@ -99,6 +92,7 @@ double probe_rate_impl::rate() const { return d_average; }
 
 void probe_rate_impl::set_alpha(double alpha)
 {
+    arguments::require_fraction("cuda.probe_rate", "alpha", alpha);
     gr::thread::scoped_lock guard(d_setlock);
     d_alpha = alpha;
 }

@@ -4,6 +4,7 @@
  */
 
 #include "routing_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -14,6 +15,7 @@ namespace cuda {
 
 tee::sptr tee::make(size_t itemsize, bool gpu)
 {
+    arguments::require_item_size("cuda.tee", "itemsize", itemsize);
     return gnuradio::make_block_sptr<tee_impl>(itemsize, gpu);
 }
 
@@ -45,6 +47,7 @@ int tee_impl::work(int noutput_items,
 
 fft_shift::sptr fft_shift::make(size_t fft_size)
 {
+    arguments::require_elements_per_item("cuda.fft_shift", "fft_size", fft_size, sizeof(gr_complex));
     return gnuradio::make_block_sptr<fft_shift_impl>(fft_size);
 }
 
@@ -69,6 +72,9 @@ int fft_shift_impl::work(int noutput_items,
 
 streams_to_vector::sptr streams_to_vector::make(size_t itemsize, size_t num_streams)
 {
+    arguments::require_item_size("cuda.streams_to_vector", "itemsize", itemsize);
+    arguments::require_ports_in_item(
+        "cuda.streams_to_vector", "num_streams", num_streams, itemsize);
     return gnuradio::make_block_sptr<streams_to_vector_impl>(itemsize, num_streams);
 }
 
@@ -97,6 +103,9 @@ int streams_to_vector_impl::work(int noutput_items,
 
 vector_to_streams::sptr vector_to_streams::make(size_t itemsize, size_t num_streams)
 {
+    arguments::require_item_size("cuda.vector_to_streams", "itemsize", itemsize);
+    arguments::require_ports_in_item(
+        "cuda.vector_to_streams", "num_streams", num_streams, itemsize);
     return gnuradio::make_block_sptr<vector_to_streams_impl>(itemsize, num_streams);
 }
 

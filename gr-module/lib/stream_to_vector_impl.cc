@@ -4,6 +4,7 @@
  */
 
 #include "stream_to_vector_impl.h"
+#include "arguments.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -52,11 +53,17 @@ template class reshape_impl<vector_to_stream>;
 
 stream_to_vector::sptr stream_to_vector::make(size_t itemsize, size_t nitems_per_block)
 {
+    arguments::require_item_size("cuda.stream_to_vector", "itemsize", itemsize);
+    arguments::require_elements_per_item(
+        "cuda.stream_to_vector", "nitems_per_block", nitems_per_block, itemsize);
     return gnuradio::make_block_sptr<reshape_impl<stream_to_vector>>(itemsize, nitems_per_block);
 }
 
 vector_to_stream::sptr vector_to_stream::make(size_t itemsize, size_t nitems_per_block)
 {
+    arguments::require_item_size("cuda.vector_to_stream", "itemsize", itemsize);
+    arguments::require_elements_per_item(
+        "cuda.vector_to_stream", "nitems_per_block", nitems_per_block, itemsize);
     return gnuradio::make_block_sptr<reshape_impl<vector_to_stream>>(itemsize, nitems_per_block);
 }
 

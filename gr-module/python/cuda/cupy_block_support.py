@@ -4,6 +4,7 @@
 """What the blocks of the CuPy block library share: argument checks whose errors name the
 block and what it accepts, and device memory a block keeps across work() calls."""
 
+import math
 import numbers
 import operator
 
@@ -27,16 +28,68 @@ def checked_dtype(block, dtype, supported):
     return dtype
 
 
-def checked_count(block, what, value, minimum=1):
-    """\\p value as an int of at least \\p minimum (a vector length, a port count...)."""
+# The limits of GNU Radio's own types, which the C++ blocks check too (gr-module/lib/arguments.h).
+MAX_INT = 2**31 - 1  # GNU Radio keeps item sizes, output multiples and rates in ints
+MAX_ITEM_SIZE = MAX_INT  # bytes
+# GNU Radio keeps state for every output port a block may have from its construction, so
+# 2^31 - 1 ports would take 32 GiB before anything is connected.
+MAX_PORTS = 2**16
+MAX_FFT_SIZE = 2**27  # a 1 GiB vector, well within what cuFFT transforms (see arguments.h)
+
+
+def limit_text(value):
+    """\\p value written so that limits read easily: 2^27, 2^31 - 1, 715827882 or 2047."""
+    for bits in range(16, 64):
+        if value == 1 << bits:
+            return f"2^{bits}"
+        if value == (1 << bits) - 1:
+            return f"2^{bits} - 1"
+    return str(value)
+
+
+def checked_count(block, what, value, minimum=1, maximum=MAX_INT, after_max=""):
+    """\\p value as an int in [\\p minimum, \\p maximum] (a vector length, a port count...);
+    \\p maximum None means no upper limit; \\p after_max follows the maximum in the message."""
     if isinstance(value, bool):
         raise TypeError(f"{block}: {what} must be an integer, not {value!r}")
     try:
         value = operator.index(value)
     except TypeError:
         raise TypeError(f"{block}: {what} must be an integer, not {value!r}") from None
-    if value < minimum:
-        raise ValueError(f"{block}: {what} must be at least {minimum}, not {value}")
+    if maximum is None:
+        if value < minimum:
+            raise ValueError(f"{block}: {what} must be at least {minimum}, got {value}")
+    elif not minimum <= value <= maximum:
+        raise ValueError(f"{block}: {what} must be between {limit_text(minimum)} and "
+                         f"{limit_text(maximum)}{after_max}, got {value}")
+    return value
+
+
+def checked_elements_per_item(block, what, value, element_size):
+    """\\p value elements of \\p element_size bytes make one item (vlen, fft_size): at least
+    1, and the item fits GNU Radio's int item size."""
+    return checked_count(block, what, value, 1, MAX_ITEM_SIZE // element_size,
+                         f" ({what} * {element_size} bytes must fit GNU Radio's largest item, "
+                         f"{limit_text(MAX_ITEM_SIZE)} bytes)")
+
+
+def checked_real(block, what, value):
+    """\\p value as a finite float (a rate, a frequency, a phase)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{block}: {what} must be a real number, not {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{block}: {what} must be finite, got {value}")
+    return value
+
+
+def checked_positive(block, what, value):
+    """\\p value as a finite float > 0 (a sampling rate)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{block}: {what} must be a real number, not {value!r}")
+    value = float(value)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{block}: {what} must be finite and > 0, got {value}")
     return value
 
 
@@ -46,13 +99,17 @@ def checked_scalar(block, what, value, dtype):
     if isinstance(value, bool) or not isinstance(value, numbers.Number):
         raise TypeError(f"{block}: {what} must be a number, not {value!r}")
     if kind == "c":
-        return dtype.type(complex(value))
+        with numpy.errstate(over="ignore"):
+            converted = dtype.type(complex(value))
+        return _finite(block, what, value, converted, dtype)
     if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
         if value.imag != 0:
             raise TypeError(f"{block}: {what} {value!r} is complex; {dtype.name} takes a real number")
         value = value.real
     if kind == "f":
-        return dtype.type(float(value))
+        with numpy.errstate(over="ignore"):
+            converted = dtype.type(float(value))
+        return _finite(block, what, value, converted, dtype)
     if not isinstance(value, numbers.Integral):
         raise TypeError(f"{block}: {what} for {dtype.name} must be an integer, not {value!r}")
     info = numpy.iinfo(dtype)
@@ -60,6 +117,19 @@ def checked_scalar(block, what, value, dtype):
         raise ValueError(f"{block}: {what} {value} does not fit in {dtype.name} "
                          f"({info.min} to {info.max})")
     return dtype.type(int(value))
+
+
+def _finite(block, what, value, converted, dtype):
+    """\\p converted, unless it is NaN or infinite: such a constant (given, or too large for
+    \\p dtype) makes only NaN or infinite samples."""
+    with numpy.errstate(all="ignore"):
+        finite = numpy.isfinite(converted)
+    if not finite:
+        if all(math.isfinite(part) for part in (complex(value).real, complex(value).imag)):
+            raise ValueError(f"{block}: {what} {value!r} does not fit in {dtype.name} "
+                             f"(it becomes {converted})")
+        raise ValueError(f"{block}: {what} must be finite, got {value!r}")
+    return converted
 
 
 def item_type(dtype, vlen):

@@ -14,7 +14,8 @@ import collections
 
 import numpy
 
-from .cupy_block_support import (checked_count, checked_dtype, checked_scalar, device_constant,
+from .cupy_block_support import (MAX_FFT_SIZE, MAX_PORTS, checked_count, checked_dtype,
+                                 checked_elements_per_item, checked_scalar, device_constant,
                                  item_type, scratch_buffer)
 from .python_blocks import sync_block
 
@@ -28,7 +29,7 @@ class multiply_const_cupy(sync_block):
 
     def __init__(self, k, dtype=numpy.complex64, vlen=1):
         dtype = checked_dtype("multiply_const_cupy", dtype, self.SUPPORTED)
-        vlen = checked_count("multiply_const_cupy", "vlen", vlen)
+        vlen = checked_elements_per_item("multiply_const_cupy", "vlen", vlen, dtype.itemsize)
         k = checked_scalar("multiply_const_cupy", "k", k, dtype)
         item = item_type(dtype, vlen)
         sync_block.__init__(self, "multiply_const_cupy", [item], [item])
@@ -53,8 +54,8 @@ class add_cupy(sync_block):
 
     def __init__(self, num_inputs=2, dtype=numpy.complex64, vlen=1):
         dtype = checked_dtype("add_cupy", dtype, self.SUPPORTED)
-        num_inputs = checked_count("add_cupy", "num_inputs", num_inputs)
-        vlen = checked_count("add_cupy", "vlen", vlen)
+        num_inputs = checked_count("add_cupy", "num_inputs", num_inputs, 1, MAX_PORTS)
+        vlen = checked_elements_per_item("add_cupy", "vlen", vlen, dtype.itemsize)
         item = item_type(dtype, vlen)
         sync_block.__init__(self, "add_cupy", [item] * num_inputs, [item])
 
@@ -81,13 +82,18 @@ class fft_cupy(sync_block):
     """
 
     def __init__(self, fft_size, forward=True, window=None, shift=False, real_input=False):
-        fft_size = checked_count("fft_cupy", "fft_size", fft_size)
+        fft_size = checked_count("fft_cupy", "fft_size", fft_size, 1, MAX_FFT_SIZE)
         taps = numpy.asarray([] if window is None else window, numpy.float32).ravel()
         if len(taps) not in (0, fft_size):
-            raise ValueError(f"fft_cupy: the window has {len(taps)} taps; give fft_size "
-                             f"({fft_size}) taps, or none")
+            raise ValueError(f"fft_cupy: window must have fft_size ({fft_size}) taps, or none, "
+                             f"got {len(taps)}")
+        if not numpy.isfinite(taps).all():
+            tap = int(numpy.flatnonzero(~numpy.isfinite(taps))[0])
+            raise ValueError(f"fft_cupy: window taps must be finite, got {taps[tap]} at tap {tap}")
         in_type = numpy.float32 if real_input else numpy.complex64
-        sync_block.__init__(self, "fft_cupy", [(in_type, fft_size)], [(numpy.complex64, fft_size)])
+        # A shape, not a length: NumPy reads (type, 1) as a plain type, and work() indexes
+        # vectors even when fft_size is 1.
+        sync_block.__init__(self, "fft_cupy", [(in_type, (fft_size,))], [(numpy.complex64, (fft_size,))])
         self._fft_size = fft_size
         self._forward = bool(forward)
         self._shift = bool(shift)
@@ -168,7 +174,7 @@ class complex_to_mag_cupy(sync_block):
     """|input|, like blocks.complex_to_mag."""
 
     def __init__(self, vlen=1):
-        vlen = checked_count("complex_to_mag_cupy", "vlen", vlen)
+        vlen = checked_elements_per_item("complex_to_mag_cupy", "vlen", vlen, 8)
         sync_block.__init__(self, "complex_to_mag_cupy", [item_type(numpy.complex64, vlen)],
                             [item_type(numpy.float32, vlen)])
 
@@ -181,7 +187,7 @@ class complex_to_mag_squared_cupy(sync_block):
     """re² + im², like blocks.complex_to_mag_squared (no square root involved)."""
 
     def __init__(self, vlen=1):
-        vlen = checked_count("complex_to_mag_squared_cupy", "vlen", vlen)
+        vlen = checked_elements_per_item("complex_to_mag_squared_cupy", "vlen", vlen, 8)
         item_shape = () if vlen == 1 else (vlen,)
         sync_block.__init__(self, "complex_to_mag_squared_cupy", [item_type(numpy.complex64, vlen)],
                             [item_type(numpy.float32, vlen)])
@@ -202,7 +208,7 @@ class nlog10_cupy(sync_block):
     -379.3 for n = 10 and k = 0, as in GNU Radio) and infinity n * log10(FLT_MAX) + k."""
 
     def __init__(self, n=1.0, vlen=1, k=0.0):
-        vlen = checked_count("nlog10_cupy", "vlen", vlen)
+        vlen = checked_elements_per_item("nlog10_cupy", "vlen", vlen, 4)
         n = checked_scalar("nlog10_cupy", "n", n, numpy.dtype(numpy.float32))
         k = checked_scalar("nlog10_cupy", "k", k, numpy.dtype(numpy.float32))
         item = item_type(numpy.float32, vlen)

@@ -18,8 +18,8 @@ import numpy
 import pmt
 from gnuradio import analog, gr
 
-from .cupy_block_support import (checked_count, checked_dtype, checked_scalar, device_constant,
-                                 item_type, scratch_buffer)
+from .cupy_block_support import (checked_count, checked_dtype, checked_elements_per_item,
+                                 checked_scalar, device_constant, item_type, scratch_buffer)
 from .python_blocks import basic_block, sync_block
 
 _WORK_DONE = int(gr.WORK_DONE)
@@ -95,7 +95,7 @@ class vector_source_cupy(sync_block):
 
     def __init__(self, data, repeat=True, vlen=1, tags=None, dtype=numpy.complex64):
         dtype = checked_dtype("vector_source_cupy", dtype, self.SUPPORTED)
-        vlen = checked_count("vector_source_cupy", "vlen", vlen)
+        vlen = checked_elements_per_item("vector_source_cupy", "vlen", vlen, dtype.itemsize)
         self._dtype = dtype
         self._vlen = vlen
         host = self._checked_data(data)
@@ -116,7 +116,8 @@ class vector_source_cupy(sync_block):
     def _checked_data(self, data):
         host = numpy.asarray(data).ravel()
         convertible = {"c": "biufc", "f": "biuf", "i": "biu", "u": "biu"}[self._dtype.kind]
-        if host.dtype.kind not in convertible:
+        # An empty list is float64 to NumPy, but has no values to convert.
+        if host.size and host.dtype.kind not in convertible:
             raise TypeError(f"vector_source_cupy: data of {host.dtype} cannot become "
                             f"{self._dtype.name}")
         if self._dtype.kind in "iu" and host.size:
@@ -237,7 +238,7 @@ class noise_source_cupy(sync_block):
         dtype = checked_dtype("noise_source_cupy", dtype, self.SUPPORTED)
         noise_type = _checked_noise_type(noise_type, dtype)
         amplitude = checked_scalar("noise_source_cupy", "amplitude", amplitude, numpy.dtype(numpy.float32))
-        seed = checked_count("noise_source_cupy", "seed", seed, minimum=0)
+        seed = checked_count("noise_source_cupy", "seed", seed, minimum=0, maximum=None)
         sync_block.__init__(self, "noise_source_cupy", None, [dtype])
         self._dtype = dtype
         self._type = noise_type
@@ -324,7 +325,7 @@ class random_uniform_source_cupy(sync_block):
             raise ValueError(f"random_uniform_source_cupy: [minimum, maximum) = [{minimum}, "
                              f"{maximum}) must hold a value and fit in {dtype.name} "
                              f"({info.min} to {info.max})")
-        seed = checked_count("random_uniform_source_cupy", "seed", seed, minimum=0)
+        seed = checked_count("random_uniform_source_cupy", "seed", seed, minimum=0, maximum=None)
         sync_block.__init__(self, "random_uniform_source_cupy", None, [dtype])
         self._dtype = dtype
         self._minimum = minimum
@@ -351,7 +352,7 @@ class repeat_cupy(basic_block):
     def __init__(self, interp, vlen=1, dtype=numpy.float32, output_multiple=1):
         dtype = checked_dtype("repeat_cupy", dtype, self.SUPPORTED)
         interp = checked_count("repeat_cupy", "interp", interp)
-        vlen = checked_count("repeat_cupy", "vlen", vlen)
+        vlen = checked_elements_per_item("repeat_cupy", "vlen", vlen, dtype.itemsize)
         output_multiple = checked_count("repeat_cupy", "output_multiple", output_multiple)
         item = item_type(dtype, vlen)
         basic_block.__init__(self, "repeat_cupy", [item], [item])
@@ -378,12 +379,14 @@ class repeat_cupy(basic_block):
 
     def _handle_interpolation(self, msg):
         value = pmt.cdr(msg) if pmt.is_pair(msg) else msg
-        if not pmt.is_integer(value) or pmt.to_long(value) < 1:
+        try:
+            if not pmt.is_integer(value):
+                raise ValueError("not an integer")
+            self.set_interpolation(pmt.to_long(value))
+        except ValueError as error:
             self.gateway.logger.error(
-                f"interpolation message {pmt.write_string(msg)} ignored: expected a positive "
-                "integer, or a pair (interpolation . positive integer)")
-            return
-        self.set_interpolation(pmt.to_long(value))
+                f"interpolation message {pmt.write_string(msg)} ignored ({error}): expected a "
+                "positive integer, or a pair (interpolation . positive integer)")
 
     def forecast(self, noutput_items, ninputs):
         needed = max(noutput_items - self._left, 0)

@@ -406,10 +406,10 @@ class qa_cupy_source_blocks(flowgraph_test):
         got, _ = self.run_repeat(block, data, [], np.float32, 1, max_noutput_items=11)
         np.testing.assert_array_equal(got, np.repeat(data, 4))
         checks = (
-            (ValueError, "interp must be at least 1", lambda: cuda.repeat_cupy(0)),
-            (ValueError, "interp must be at least 1", lambda: block.set_interpolation(-2)),
+            (ValueError, "interp must be between 1 and 2\\^31 - 1, got 0", lambda: cuda.repeat_cupy(0)),
+            (ValueError, "interp must be between 1 and 2\\^31 - 1, got -2", lambda: block.set_interpolation(-2)),
             (TypeError, "interp must be an integer", lambda: cuda.repeat_cupy(2.5)),
-            (ValueError, "output_multiple must be at least 1", lambda: cuda.repeat_cupy(2, 1, np.float32, 0)),
+            (ValueError, "output_multiple must be between 1 and 2\\^31 - 1, got 0", lambda: cuda.repeat_cupy(2, 1, np.float32, 0)),
             (TypeError, "repeat_cupy supports complex64, float32, int32, int16, int8 and uint8, not float64",
              lambda: cuda.repeat_cupy(2, 1, np.float64)),
         )

@@ -18,7 +18,8 @@ namespace cuda {
  *
  * Opened on first use: ordinal $GRCUDA_DEVICE (default 0) on the backend $GRCUDA_BACKEND
  * chooses (cuda, simulated, or auto: the GPU when there is one). Logs once which it is.
- * Throws std::runtime_error with the library's message when no device can be opened.
+ * Throws std::invalid_argument when $GRCUDA_DEVICE is not a non-negative integer, and
+ * std::runtime_error with the library's message when no device can be opened.
  */
 CUDA_API const grcuda_device* device();
 

@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Every block refuses bad arguments when it is made, with a message that names the block,
+the argument and what it accepts, and takes the good values at the edges of those limits.
+
+C++ blocks: item sizes and vector lengths must fit GNU Radio's int item size (an item at
+most 2^31 - 1 bytes), port counts are 1 to 2^16 (GNU Radio keeps state for every possible
+output port), FFT sizes within cuFFT's 2^27, rates finite and > 0, float constants finite. CuPy library blocks: the same limits, checked by cupy_block_support. The
+GRCUDA_DEVICE variable must be a non-negative integer (checked in a fresh process: the
+device is opened once per process).
+"""
+
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pmt
+from gnuradio import analog, blocks, gr, gr_unittest
+from gnuradio import fft as gr_fft
+
+from gnuradio import cuda
+
+NAN, INF = math.nan, math.inf
+INT_MAX = 2**31 - 1
+MAX_PORTS = 2**16
+MAX_FFT = 2**27
+TYPES = {"ss": 2, "ii": 4, "ff": 4, "cc": 8}  # bytes per element of each typed C++ block
+
+
+def refused(block, argument, fragment, make, error=ValueError):
+    """A bad argument: make() raises error, naming block and argument, with fragment (what
+    the argument accepts) in the message."""
+    return (block, argument, fragment, make, error)
+
+
+def cpp_bad_arguments():
+    cases = [
+        refused("cuda.copy", "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda: cuda.copy(0)),
+        refused("cuda.copy", "itemsize", "got 2147483648", lambda: cuda.copy(2**31)),
+        refused("cuda.copy", "itemsize", "", lambda: cuda.copy(-1), TypeError),
+        refused("cuda.nop", "sizeof_stream_item", "between 1 and 2^31 - 1", lambda: cuda.nop(0)),
+        refused("cuda.nop", "sizeof_stream_item", "got 4294967296", lambda: cuda.nop(2**32)),
+        refused("cuda.null_source", "sizeof_stream_item", "between 1", lambda: cuda.null_source(0)),
+        refused("cuda.null_source", "num_outputs", "between 1 and 2^16, got 0", lambda: cuda.null_source(4, 0)),
+        refused("cuda.null_source", "num_outputs", "got 65537", lambda: cuda.null_source(4, MAX_PORTS + 1)),
+        refused("cuda.null_source", "num_outputs", "got 2147483648", lambda: cuda.null_source(4, 2**31)),
+        refused("cuda.null_sink", "sizeof_stream_item", "between 1", lambda: cuda.null_sink(0)),
+        refused("cuda.null_sink", "num_inputs", "between 1 and 2^16, got 0", lambda: cuda.null_sink(4, 0)),
+        refused("cuda.null_sink", "num_inputs", "got 65537", lambda: cuda.null_sink(4, MAX_PORTS + 1)),
+        refused("cuda.null_sink", "num_inputs", "got 2147483648", lambda: cuda.null_sink(4, 2**31)),
+        refused("cuda.head", "sizeof_stream_item", "between 1", lambda: cuda.head(0, 10)),
+        refused("cuda.head", "sizeof_stream_item", "got 2147483648", lambda: cuda.head(2**31, 10)),
+        refused("cuda.head", "nitems", "", lambda: cuda.head(4, -1), TypeError),
+        refused("cuda.tee", "itemsize", "between 1 and 2^31 - 1", lambda: cuda.tee(0)),
+        refused("cuda.tee", "itemsize", "between 1 and 2^31 - 1", lambda: cuda.tee(0, False)),
+        refused("cuda.tee", "itemsize", "got 2147483648", lambda: cuda.tee(2**31)),
+        refused("cuda.fft", "fft_size", "between 1 and 2^27, got 0", lambda: cuda.fft(0)),
+        refused("cuda.fft", "fft_size", "between 1 and 2^27, got 134217729", lambda: cuda.fft(MAX_FFT + 1)),
+        refused("cuda.fft", "fft_size", "between 1 and 2^27, got 268435456", lambda: cuda.fft(2**28)),
+        refused("cuda.fft", "fft_size", "got 268435456", lambda: cuda.fft(2**28, True, [], False, True)),
+        refused("cuda.fft", "window", "fft_size (8) taps, or none, got 3", lambda: cuda.fft(8, True, [1, 2, 3])),
+        refused("cuda.fft", "window", "finite, got nan at tap 2", lambda: cuda.fft(4, True, [1, 1, NAN, 1])),
+        refused("cuda.fft", "window", "finite, got inf at tap 0", lambda: cuda.fft(2, True, [INF, 1])),
+        refused("cuda.fft_shift", "fft_size", "between 1 and 2^28 - 1", lambda: cuda.fft_shift(0)),
+        refused("cuda.fft_shift", "fft_size", "got 268435456", lambda: cuda.fft_shift(2**28)),
+        refused("cuda.complex_to_mag", "vlen", "between 1 and 2^28 - 1 (vlen * 8 bytes", lambda: cuda.complex_to_mag(0)),
+        refused("cuda.complex_to_mag", "vlen", "got 268435456", lambda: cuda.complex_to_mag(2**28)),
+        refused("cuda.complex_to_mag_squared", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_squared(0)),
+        refused("cuda.complex_to_mag_squared", "vlen", "got 268435456", lambda: cuda.complex_to_mag_squared(2**28)),
+        refused("cuda.nlog10_ff", "vlen", "between 1 and 2^29 - 1 (vlen * 4 bytes", lambda: cuda.nlog10_ff(10, 0)),
+        refused("cuda.nlog10_ff", "vlen", "got 536870912", lambda: cuda.nlog10_ff(10, 2**29)),
+        refused("cuda.nlog10_ff", "n", "must be finite, got nan", lambda: cuda.nlog10_ff(NAN)),
+        refused("cuda.nlog10_ff", "k", "must be finite, got -inf", lambda: cuda.nlog10_ff(10, 1, -INF)),
+        refused("cuda.throttle", "itemsize", "between 1", lambda: cuda.throttle(0, 1000)),
+        refused("cuda.throttle", "sample_rate", "finite and > 0, got 0", lambda: cuda.throttle(4, 0)),
+        refused("cuda.throttle", "sample_rate", "finite and > 0, got -1", lambda: cuda.throttle(4, -1)),
+        refused("cuda.throttle", "sample_rate", "finite and > 0, got nan", lambda: cuda.throttle(4, NAN)),
+        refused("cuda.throttle", "sample_rate", "finite and > 0, got inf", lambda: cuda.throttle(4, INF)),
+        refused("cuda.throttle", "sample_rate", "finite and > 0, got nan",
+                lambda: cuda.throttle(4, 1000).set_sample_rate(NAN)),
+        refused("cuda.probe_rate", "itemsize", "between 1", lambda: cuda.probe_rate(0)),
+        refused("cuda.probe_rate", "update_rate_ms", "finite and > 0, got 0", lambda: cuda.probe_rate(4, 0.0)),
+        refused("cuda.probe_rate", "update_rate_ms", "finite and > 0, got -5", lambda: cuda.probe_rate(4, -5.0)),
+        refused("cuda.probe_rate", "update_rate_ms", "finite and > 0, got nan", lambda: cuda.probe_rate(4, NAN)),
+        refused("cuda.probe_rate", "update_rate_ms", "finite and > 0, got inf", lambda: cuda.probe_rate(4, INF)),
+        refused("cuda.probe_rate", "alpha", "in (0, 1], got 0", lambda: cuda.probe_rate(4, 500.0, 0.0)),
+        refused("cuda.probe_rate", "alpha", "in (0, 1], got nan", lambda: cuda.probe_rate(4, 500.0, NAN)),
+        refused("cuda.probe_rate", "alpha", "in (0, 1], got 1.5", lambda: cuda.probe_rate(4, 500.0, 1.5)),
+        refused("cuda.probe_rate", "alpha", "in (0, 1], got -0.1", lambda: cuda.probe_rate(4, 500.0, -0.1)),
+        refused("cuda.probe_rate", "alpha", "in (0, 1], got nan", lambda: cuda.probe_rate(4).set_alpha(NAN)),
+        refused("cuda.probe_rate", "alpha", "in (0, 1], got 0", lambda: cuda.probe_rate(4).set_alpha(0.0)),
+    ]
+    for name, make in (("stream_to_vector", cuda.stream_to_vector), ("vector_to_stream", cuda.vector_to_stream)):
+        block = "cuda." + name
+        cases += [
+            refused(block, "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda make=make: make(0, 4)),
+            refused(block, "itemsize", "got 2147483648", lambda make=make: make(2**31, 1)),
+            refused(block, "nitems_per_block", "between 1 and 2^29 - 1 (nitems_per_block * 4 bytes",
+                    lambda make=make: make(4, 0)),
+            refused(block, "nitems_per_block", "got 536870912", lambda make=make: make(4, 2**29)),
+            refused(block, "nitems_per_block", "between 1 and 715827882 ", lambda make=make: make(3, 715827883)),
+        ]
+    for name, make in (("streams_to_vector", cuda.streams_to_vector), ("vector_to_streams", cuda.vector_to_streams)):
+        block = "cuda." + name
+        cases += [
+            refused(block, "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda make=make: make(0, 2)),
+            refused(block, "num_streams", "between 1 and 2^16, got 0", lambda make=make: make(8, 0)),
+            refused(block, "num_streams", "between 1 and 2^16, got 65537", lambda make=make: make(8, MAX_PORTS + 1)),
+            refused(block, "num_streams", "got 268435456", lambda make=make: make(8, 2**28)),
+            refused(block, "num_streams", "between 1 and 2047 (num_streams * 1048576 bytes",
+                    lambda make=make: make(2**20, 2048)),
+        ]
+    for suffix, size in TYPES.items():
+        vlen_max = INT_MAX // size
+        multiply_const = getattr(cuda, "multiply_const_" + suffix)
+        add = getattr(cuda, "add_" + suffix)
+        multiply_block, add_block = "cuda.multiply_const_" + suffix, "cuda.add_" + suffix
+        limit = f"between 1 and 2^{31 - size.bit_length() + 1} - 1 (vlen * {size} bytes"
+        cases += [
+            refused(multiply_block, "vlen", limit + " must fit GNU Radio's largest item, 2^31 - 1 bytes), got 0",
+                    lambda m=multiply_const: m(2, 0)),
+            refused(multiply_block, "vlen", f"got {vlen_max + 1}", lambda m=multiply_const, v=vlen_max: m(2, v + 1)),
+            refused(multiply_block, "vlen", "got 1073741824", lambda m=multiply_const: m(2, 2**30)),
+            refused(add_block, "num_inputs", "between 1 and 2^16, got 0", lambda a=add: a(0)),
+            refused(add_block, "num_inputs", "got 65537", lambda a=add: a(MAX_PORTS + 1)),
+            refused(add_block, "num_inputs", "got 2147483648", lambda a=add: a(2**31)),
+            refused(add_block, "vlen", limit, lambda a=add: a(2, 0)),
+            refused(add_block, "vlen", f"got {vlen_max + 1}", lambda a=add, v=vlen_max: a(2, v + 1)),
+        ]
+        if suffix in ("ff", "cc"):
+            bad_k = [NAN, INF, -INF] if suffix == "ff" else [complex(NAN, 0), complex(1, INF)]
+            for k in bad_k:
+                cases += [
+                    refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(k)),
+                    refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(1).set_k(k)),
+                ]
+    return cases
+
+
+def cpp_good_arguments():
+    """Values at the edges of the limits, which must construct."""
+    makes = [
+        lambda: cuda.copy(1), lambda: cuda.copy(INT_MAX),
+        lambda: cuda.nop(1), lambda: cuda.nop(INT_MAX),
+        lambda: cuda.null_source(1, 1), lambda: cuda.null_source(INT_MAX, MAX_PORTS, False),
+        lambda: cuda.null_sink(1, 1), lambda: cuda.null_sink(INT_MAX, MAX_PORTS),
+        lambda: cuda.head(1, 0), lambda: cuda.head(INT_MAX, 2**64 - 1),
+        lambda: cuda.tee(1), lambda: cuda.tee(INT_MAX, False),
+        lambda: cuda.fft(1), lambda: cuda.fft(MAX_FFT), lambda: cuda.fft(MAX_FFT, False, [], True, True),
+        lambda: cuda.fft(4, True, [0.5, 1, 1, 0.5], True),
+        lambda: cuda.fft_shift(1), lambda: cuda.fft_shift(2**28 - 1),
+        lambda: cuda.complex_to_mag(1), lambda: cuda.complex_to_mag(2**28 - 1),
+        lambda: cuda.complex_to_mag_squared(2**28 - 1),
+        lambda: cuda.nlog10_ff(10.0, 2**29 - 1, -1e30), lambda: cuda.nlog10_ff(-1e30, 1, 0.0),
+        lambda: cuda.stream_to_vector(1, INT_MAX), lambda: cuda.stream_to_vector(3, 715827882),
+        lambda: cuda.stream_to_vector(INT_MAX, 1), lambda: cuda.vector_to_stream(4, 2**29 - 1),
+        lambda: cuda.streams_to_vector(8, MAX_PORTS), lambda: cuda.streams_to_vector(1, 1),
+        lambda: cuda.streams_to_vector(2**20, 2047), lambda: cuda.vector_to_streams(2**20, 2047),
+        lambda: cuda.vector_to_streams(8, MAX_PORTS), lambda: cuda.vector_to_streams(INT_MAX, 1),
+        lambda: cuda.throttle(1, 1e-9), lambda: cuda.throttle(INT_MAX, 1e300),
+        lambda: cuda.throttle(4, 10.0).set_sample_rate(5e-324),
+        lambda: cuda.probe_rate(1, 1e-9, 1.0), lambda: cuda.probe_rate(INT_MAX, 1e300, 5e-324),
+        lambda: cuda.probe_rate(4).set_alpha(1.0),
+    ]
+    for suffix, size in TYPES.items():
+        multiply_const = getattr(cuda, "multiply_const_" + suffix)
+        add = getattr(cuda, "add_" + suffix)
+        makes += [
+            lambda m=multiply_const: m(3, 1), lambda m=multiply_const, s=size: m(3, INT_MAX // s),
+            lambda a=add: a(1, 1), lambda a=add, s=size: a(MAX_PORTS, INT_MAX // s),
+        ]
+    makes += [lambda: cuda.multiply_const_ff(-3.4e38), lambda: cuda.multiply_const_cc(1e38 - 1e38j)]
+    return makes
+
+
+def cupy_bad_arguments():
+    c64, f32 = np.complex64, np.float32
+    sig = cuda.sig_source_cupy
+    cases = [
+        refused("multiply_const_cupy", "vlen", "between 1 and 2^28 - 1 (vlen * 8 bytes", lambda: cuda.multiply_const_cupy(1, c64, 0)),
+        refused("multiply_const_cupy", "vlen", "got 268435456", lambda: cuda.multiply_const_cupy(1, c64, 2**28)),
+        refused("multiply_const_cupy", "vlen", "got 1073741824", lambda: cuda.multiply_const_cupy(1, np.int16, 2**30)),
+        refused("multiply_const_cupy", "k", "must be finite, got nan", lambda: cuda.multiply_const_cupy(NAN, f32)),
+        refused("multiply_const_cupy", "k", "must be finite", lambda: cuda.multiply_const_cupy(complex(0, INF), c64)),
+        refused("multiply_const_cupy", "k", "does not fit in float32", lambda: cuda.multiply_const_cupy(1e300, f32)),
+        refused("multiply_const_cupy", "k", "must be finite, got nan", lambda: cuda.multiply_const_cupy(1, f32).set_k(NAN)),
+        refused("add_cupy", "num_inputs", "between 1 and 2^16, got 0", lambda: cuda.add_cupy(0)),
+        refused("add_cupy", "num_inputs", "got 65537", lambda: cuda.add_cupy(MAX_PORTS + 1)),
+        refused("add_cupy", "vlen", "between 1 and 2^29 - 1", lambda: cuda.add_cupy(2, f32, 0)),
+        refused("add_cupy", "vlen", "got 2147483648", lambda: cuda.add_cupy(2, np.int8, 2**31)),
+        refused("fft_cupy", "fft_size", "between 1 and 2^27, got 0", lambda: cuda.fft_cupy(0)),
+        refused("fft_cupy", "fft_size", "between 1 and 2^27, got 134217729", lambda: cuda.fft_cupy(MAX_FFT + 1)),
+        refused("fft_cupy", "window", "fft_size (8) taps, or none, got 3", lambda: cuda.fft_cupy(8, True, [1, 2, 3])),
+        refused("fft_cupy", "window", "finite, got nan at tap 1", lambda: cuda.fft_cupy(2, True, [1, NAN])),
+        refused("complex_to_mag_cupy", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_cupy(0)),
+        refused("complex_to_mag_cupy", "vlen", "got 268435456", lambda: cuda.complex_to_mag_cupy(2**28)),
+        refused("complex_to_mag_squared_cupy", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_squared_cupy(0)),
+        refused("complex_to_mag_squared_cupy", "vlen", "got 268435456", lambda: cuda.complex_to_mag_squared_cupy(2**28)),
+        refused("nlog10_cupy", "vlen", "between 1 and 2^29 - 1 (vlen * 4 bytes", lambda: cuda.nlog10_cupy(10, 0)),
+        refused("nlog10_cupy", "vlen", "got 536870912", lambda: cuda.nlog10_cupy(10, 2**29)),
+        refused("nlog10_cupy", "n", "must be finite, got nan", lambda: cuda.nlog10_cupy(NAN)),
+        refused("nlog10_cupy", "k", "must be finite, got inf", lambda: cuda.nlog10_cupy(10, 1, INF)),
+        refused("sig_source_cupy", "sampling_freq", "finite and > 0, got 0", lambda: sig(0)),
+        refused("sig_source_cupy", "sampling_freq", "finite and > 0, got -1", lambda: sig(-1)),
+        refused("sig_source_cupy", "sampling_freq", "finite and > 0, got nan", lambda: sig(NAN)),
+        refused("sig_source_cupy", "sampling_freq", "finite and > 0, got inf", lambda: sig(INF)),
+        refused("sig_source_cupy", "sampling_freq", "finite and > 0, got 0", lambda: sig(1e6).set_sampling_freq(0)),
+        refused("sig_source_cupy", "waveform", "analog.GR_CONST_WAVE, GR_SIN_WAVE, GR_COS_WAVE, GR_SQR_WAVE, "
+                "GR_TRI_WAVE or GR_SAW_WAVE, not 99", lambda: sig(1e6, 99)),
+        refused("sig_source_cupy", "waveform", "not 99", lambda: sig(1e6).set_waveform(99)),
+        refused("sig_source_cupy", "waveform", "not 'sine'", lambda: sig(1e6, "sine"), TypeError),
+        refused("sig_source_cupy", "frequency", "finite, got nan", lambda: sig(1e6, analog.GR_SIN_WAVE, NAN)),
+        refused("sig_source_cupy", "frequency", "finite, got inf", lambda: sig(1e6).set_frequency(INF)),
+        refused("sig_source_cupy", "amplitude", "finite, got nan", lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, NAN)),
+        refused("sig_source_cupy", "amplitude", "finite, got inf", lambda: sig(1e6).set_amplitude(INF)),
+        refused("sig_source_cupy", "offset", "finite, got nan", lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, 1, NAN)),
+        refused("sig_source_cupy", "offset", "finite, got inf", lambda: sig(1e6).set_offset(complex(0, INF))),
+        refused("sig_source_cupy", "offset", "float32 output takes a real offset",
+                lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, 1, 1j, 0, f32), TypeError),
+        refused("sig_source_cupy", "phase", "finite, got nan", lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, 1, 0, NAN)),
+        refused("sig_source_cupy", "phase", "finite, got inf", lambda: sig(1e6).set_phase(INF)),
+        refused("const_source_cupy", "const", "must be finite, got nan", lambda: cuda.const_source_cupy(NAN, f32)),
+        refused("const_source_cupy", "const", "must be finite", lambda: cuda.const_source_cupy(0, c64).set_const(complex(INF, 0))),
+        refused("vector_source_cupy", "vlen", "between 1 and 2^28 - 1", lambda: cuda.vector_source_cupy([], True, 0)),
+        refused("vector_source_cupy", "vlen", "got 2147483648", lambda: cuda.vector_source_cupy([], True, 2**31, dtype=np.uint8)),
+        refused("noise_source_cupy", "amplitude", "must be finite, got nan",
+                lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, NAN)),
+        refused("noise_source_cupy", "amplitude", "must be finite, got inf",
+                lambda: cuda.noise_source_cupy().set_amplitude(INF)),
+        refused("noise_source_cupy", "seed", "at least 0, got -1", lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1, -1)),
+        refused("random_uniform_source_cupy", "seed", "at least 0, got -1", lambda: cuda.random_uniform_source_cupy(0, 2, -1)),
+        refused("random_uniform_source_cupy", "[minimum, maximum)", "must hold a value",
+                lambda: cuda.random_uniform_source_cupy(3, 3)),
+        refused("repeat_cupy", "interp", "between 1 and 2^31 - 1, got 0", lambda: cuda.repeat_cupy(0)),
+        refused("repeat_cupy", "interp", "got 2147483648", lambda: cuda.repeat_cupy(2**31)),
+        refused("repeat_cupy", "interp", "got 0", lambda: cuda.repeat_cupy(2).set_interpolation(0)),
+        refused("repeat_cupy", "vlen", "between 1 and 2^29 - 1", lambda: cuda.repeat_cupy(2, 0)),
+        refused("repeat_cupy", "vlen", "got 536870912", lambda: cuda.repeat_cupy(2, 2**29)),
+        refused("repeat_cupy", "output_multiple", "between 1 and 2^31 - 1, got 0", lambda: cuda.repeat_cupy(2, 1, f32, 0)),
+        refused("repeat_cupy", "output_multiple", "got 2147483648", lambda: cuda.repeat_cupy(2, 1, f32, 2**31)),
+    ]
+    return cases
+
+
+def cupy_good_arguments():
+    c64, f32 = np.complex64, np.float32
+    makes = [
+        lambda: cuda.multiply_const_cupy(2, c64, 1), lambda: cuda.multiply_const_cupy(2, c64, 2**28 - 1),
+        lambda: cuda.multiply_const_cupy(-3.4e38, f32), lambda: cuda.multiply_const_cupy(2, np.int16, 2**30 - 1),
+        lambda: cuda.add_cupy(1), lambda: cuda.add_cupy(3, np.int8, INT_MAX), lambda: cuda.add_cupy(MAX_PORTS),
+        lambda: cuda.fft_cupy(1), lambda: cuda.fft_cupy(MAX_FFT), lambda: cuda.fft_cupy(MAX_FFT, False, None, True, True),
+        lambda: cuda.fft_cupy(2, True, [0.5, 1.0]),
+        lambda: cuda.complex_to_mag_cupy(2**28 - 1), lambda: cuda.complex_to_mag_squared_cupy(2**28 - 1),
+        lambda: cuda.nlog10_cupy(10, 2**29 - 1, -3), lambda: cuda.nlog10_cupy(-1e30, 1, 1e30),
+        lambda: cuda.const_source_cupy(3.4e38, f32), lambda: cuda.const_source_cupy(1 - 1j, c64),
+        lambda: cuda.vector_source_cupy([1, 2, 3, 4], True, 4, dtype=f32),
+        lambda: cuda.vector_source_cupy([], True, INT_MAX, dtype=np.uint8),
+        lambda: cuda.noise_source_cupy(analog.GR_UNIFORM, -2.0, 2**64),
+        lambda: cuda.random_uniform_source_cupy(-128, 128, 0, np.int8),
+        lambda: cuda.repeat_cupy(1), lambda: cuda.repeat_cupy(INT_MAX, 2**29 - 1, f32, INT_MAX),
+        lambda: cuda.sig_source_cupy(5e-324), lambda: cuda.sig_source_cupy(1e300, analog.GR_SIN_WAVE, -1e300, -1e300, 1e30, -1e30),
+        lambda: cuda.sig_source_cupy(1e6, analog.GR_SAW_WAVE, 1e3, 1.0, 0.5, 0.0, f32),
+        lambda: cuda.sig_source_cupy(1e6, 101),
+    ]
+    for waveform in ("GR_CONST_WAVE", "GR_SIN_WAVE", "GR_COS_WAVE", "GR_SQR_WAVE", "GR_TRI_WAVE", "GR_SAW_WAVE"):
+        makes.append(lambda w=getattr(analog, waveform): cuda.sig_source_cupy(1e6, w).set_waveform(w))
+    return makes
+
+
+class qa_block_arguments(gr_unittest.TestCase):
+    def check_refused(self, cases):
+        for block, argument, fragment, make, error in cases:
+            with self.subTest(block=block, argument=argument, fragment=fragment):
+                with self.assertRaises(error) as raised:
+                    make()
+                message = str(raised.exception)
+                if error is TypeError and block.startswith("cuda.") and not fragment:
+                    # pybind11 refuses a negative size_t itself: its message shows the
+                    # signature, which names the argument.
+                    self.assertIn(block.split(".")[1], message)
+                    self.assertIn(f"{argument}: int", message)
+                    continue
+                self.assertTrue(message.startswith(f"{block}: {argument}"),
+                                f"{message!r} does not start with {block}: {argument}")
+                self.assertIn(fragment, message)
+
+    def check_constructed(self, makes):
+        for index, make in enumerate(makes):
+            with self.subTest(index=index):
+                make()
+
+    def test_cpp_blocks_refuse_bad_arguments(self):
+        self.check_refused(cpp_bad_arguments())
+
+    def test_cpp_blocks_take_the_limits(self):
+        self.check_constructed(cpp_good_arguments())
+
+    def test_cupy_blocks_refuse_bad_arguments(self):
+        self.check_refused(cupy_bad_arguments())
+
+    def test_cupy_blocks_take_the_limits(self):
+        self.check_constructed(cupy_good_arguments())
+
+    def test_every_block_is_covered(self):
+        """A new block of the module gets its argument checks tested here too."""
+        cases = cpp_bad_arguments() + cupy_bad_arguments()
+        tested = {block.split(".")[-1] for block, *_ in cases}
+        bases = {"basic_block", "sync_block", "decim_block", "interp_block"}  # for Python blocks
+        blocks = {name for name, value in vars(cuda).items() if isinstance(value, type)
+                  and (issubclass(value, gr.gr_python.basic_block) or name.endswith("_cupy"))} - bases
+        self.assertIn("fft", blocks)
+        self.assertIn("fft_cupy", blocks)
+        self.assertEqual(sorted(blocks - tested), [])
+
+    def test_one_point_ffts_run(self):
+        data = np.random.default_rng(1).standard_normal(64).astype(np.float32).view(np.complex64)
+        results = []
+        for fft in (gr_fft.fft_vcc(1, True, [], False), cuda.fft(1), cuda.fft_cupy(1), cuda.fft_cupy(1, False)):
+            tb, sink = gr.top_block(), blocks.vector_sink_c()
+            tb.connect(blocks.vector_source_c(data.tolist()), fft, sink)
+            tb.run()
+            results.append(np.array(sink.data(), np.complex64))
+        for result in results:
+            np.testing.assert_array_equal(result, data)
+
+    def test_sig_source_command_with_a_bad_value_is_ignored(self):
+        source = cuda.sig_source_cupy(1e6, analog.GR_SIN_WAVE, 1e3)
+        source._handle_command(pmt.to_pmt({"freq": math.nan, "ampl": 0.5}))
+        self.assertEqual(source.frequency(), 1e3)
+        self.assertEqual(source.amplitude(), 0.5)
+
+    def device_variable(self, value):
+        """What a fresh process says when it opens the device with GRCUDA_DEVICE=value."""
+        environment = dict(os.environ, GRCUDA_DEVICE=value)
+        script = "from gnuradio import cuda\nprint(cuda.device_ordinal())"
+        return subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True,
+                              text=True, timeout=120)
+
+    def test_grcuda_device_must_be_a_device_ordinal(self):
+        for value in ("abc", "-1", "1.5", "0x1", " 0", "1 ", "99999999999999999999"):
+            with self.subTest(value=value):
+                result = self.device_variable(value)
+                self.assertNotEqual(result.returncode, 0, result.stdout)
+                self.assertIn("ValueError: gr-cuda: GRCUDA_DEVICE=" + repr(value).replace("'", '"'),
+                              result.stderr)
+                self.assertIn("is not a CUDA device ordinal: use a non-negative integer", result.stderr)
+        for value in ("0", "", "00"):
+            with self.subTest(value=value):
+                result = self.device_variable(value)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(result.stdout.split()[-1], "0")
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_block_arguments)
