@@ -167,8 +167,15 @@ cuda_buffer::~cuda_buffer() { grcuda_buffer_free(d_handle); }
 static uint32_t host_wait_mode()
 {
     const char* mode = std::getenv("GRCUDA_HOST_WAIT");
-    return (mode && std::strcmp(mode, "block") == 0) ? GRCUDA_HOST_WAIT_BLOCK
-                                                     : GRCUDA_HOST_WAIT_SPIN;
+    if (!mode || !*mode || std::strcmp(mode, "spin") == 0) {
+        return GRCUDA_HOST_WAIT_SPIN;
+    }
+    if (std::strcmp(mode, "block") == 0) {
+        return GRCUDA_HOST_WAIT_BLOCK;
+    }
+    throw std::invalid_argument(std::string("gr-cuda: GRCUDA_HOST_WAIT=\"") + mode +
+                                "\" is not a way to wait for the GPU: use spin (the default) "
+                                "or block, or unset it");
 }
 
 bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)

@@ -354,6 +354,24 @@ class qa_block_arguments(gr_unittest.TestCase):
                 self.assertEqual(result.returncode, 0, result.stderr)
                 self.assertEqual(result.stdout.split()[-1], "0")
 
+    def test_grcuda_host_wait_must_be_spin_or_block(self):
+        script = ("from gnuradio import blocks, cuda, gr\n"
+                  "tb = gr.top_block()\n"
+                  "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
+                  "tb.run()\n"
+                  "print('ran')")
+        for value, runs in (("fast", False), ("SPIN", False), ("block", True), ("spin", True), ("", True)):
+            with self.subTest(value=value):
+                result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                                        env=dict(os.environ, GRCUDA_HOST_WAIT=value), timeout=120)
+                if runs:
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                    self.assertEqual(result.stdout.split()[-1], "ran")
+                else:
+                    self.assertNotEqual(result.returncode, 0, result.stdout)
+                    self.assertIn(f'gr-cuda: GRCUDA_HOST_WAIT="{value}" is not a way to wait for the GPU: '
+                                  "use spin (the default) or block", result.stderr)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_block_arguments)
