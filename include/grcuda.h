@@ -14,9 +14,13 @@
  * GNU Radio, as a C library.
  *
  * Conventions
- * - Every fallible function returns grcuda_status; results come back through out-parameters,
- *   which are cleared (NULL or 0) when the call fails. grcuda_last_error_message() then says
- *   what was wrong and how to fix it.
+ * - Every fallible function returns grcuda_status; results come back through out-parameters
+ *   (the arguments named *_out). A function clears its out-parameter (to NULL, 0, or all
+ *   zeros for a struct) before it checks any other argument, so after a failed call, for
+ *   whatever reason (a NULL handle included), the out-parameter holds that cleared value; it
+ *   is written with a result only on GRCUDA_STATUS_OK. A NULL out-parameter is
+ *   GRCUDA_STATUS_INVALID_ARGUMENT. After any failure grcuda_last_error_message() says what
+ *   was wrong (naming the argument at fault, if one was) and how to fix it.
  * - Objects are opaque handles made by *_new / *_open and released by *_free, which accepts
  *   NULL. Objects keep what they depend on (their device, streams, buffers) alive, so
  *   handles may be freed in any order.

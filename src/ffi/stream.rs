@@ -1,6 +1,6 @@
 //! C API: streams and copies.
 
-use super::{borrow, grcuda_device, grcuda_event, grcuda_status, guard, guard_value, into_handle, free_handle, out_param};
+use super::{borrow, free_handle, grcuda_device, grcuda_event, grcuda_status, guard, guard_out, guard_value, into_handle};
 use crate::error::Error;
 use crate::stream::Stream;
 use std::ffi::c_void;
@@ -17,11 +17,9 @@ pub struct grcuda_stream {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_new(device: *const grcuda_device, stream_out: *mut *mut grcuda_stream) -> grcuda_status {
-    guard(|| {
+    guard_out(stream_out, "stream_out", std::ptr::null_mut(), || {
         let device = &borrow(device, "device")?.device;
-        let out = out_param(stream_out, "stream_out", std::ptr::null_mut())?;
-        *out = into_handle(grcuda_stream { stream: Arc::new(Stream::new(device)?) });
-        Ok(())
+        Ok(into_handle(grcuda_stream { stream: Arc::new(Stream::new(device)?) }))
     })
 }
 
