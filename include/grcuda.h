@@ -179,7 +179,9 @@ typedef enum grcuda_status {
      */
     GRCUDA_STATUS_NO_DEVICE = 3,
     /**
-     * Device or pinned host memory is exhausted.
+     * Device or host memory (pinned memory, rings, FFT plans and work space) is exhausted,
+     * or the process's address-space limit is reached; the message says how much was asked
+     * for.
      */
     GRCUDA_STATUS_OUT_OF_MEMORY = 4,
     /**
@@ -601,7 +603,8 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_event_query(const struct grcuda_event 
  * (like FFTW and GNU Radio's fft_vcc). Plans are made at the first call for each (device,
  * size, batch, kind) and kept, so the first call is slower. Input and output are device
  * memory of batch * size items (complex, or float for GRCUDA_FFT_REAL_FORWARD) and batch *
- * size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD).
+ * size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD). A plan that does
+ * not fit in device memory (or, simulated, host memory) is GRCUDA_STATUS_OUT_OF_MEMORY.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_fft_execute(const struct grcuda_stream *stream,

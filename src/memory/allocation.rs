@@ -4,16 +4,17 @@
 
 use crate::device::Device;
 use crate::error::{DriverResultExt, Error, Result};
-use crate::simulated;
+use crate::{fallible, simulated};
 use cudarc::driver::{result, sys};
 use std::alloc::Layout;
 
 /// Alignment of simulated allocations: what cuMemAlloc guarantees.
 const SIMULATED_ALIGNMENT: usize = 256;
 
-fn simulated_layout(bytes: usize) -> Result<Layout> {
-    Layout::from_size_align(bytes, SIMULATED_ALIGNMENT)
-        .map_err(|_| Error::invalid_argument(format!("allocation of {bytes} bytes is too large")))
+/// The layout of a simulated allocation; a size beyond the address space is out of memory,
+/// as cuMemAlloc and cuMemHostAlloc report it.
+fn simulated_layout(bytes: usize, what: &str) -> Result<Layout> {
+    Layout::from_size_align(bytes, SIMULATED_ALIGNMENT).map_err(|_| fallible::out_of_host_memory(what, Some(bytes)))
 }
 
 fn check_size(bytes: usize) -> Result<()> {
@@ -23,20 +24,18 @@ fn check_size(bytes: usize) -> Result<()> {
     Ok(())
 }
 
-fn simulated_allocate(bytes: usize) -> Result<u64> {
-    let layout = simulated_layout(bytes)?;
+/// `bytes` of zeroed host memory standing in for `what`.
+fn simulated_allocate(bytes: usize, what: &str) -> Result<u64> {
+    let layout = simulated_layout(bytes, what)?;
     let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
     if pointer.is_null() {
-        return Err(Error::new(
-            crate::error::ErrorKind::OutOfMemory,
-            format!("out of host memory allocating {bytes} bytes"),
-        ));
+        return Err(fallible::out_of_host_memory(what, Some(bytes)));
     }
     Ok(pointer as u64)
 }
 
 fn simulated_free(address: u64, bytes: usize) {
-    if let Ok(layout) = simulated_layout(bytes) {
+    if let Ok(layout) = simulated_layout(bytes, "") {
         unsafe { std::alloc::dealloc(address as *mut u8, layout) };
     }
 }
@@ -54,7 +53,7 @@ impl DeviceAllocation {
         let address = match device.cuda_context() {
             None => {
                 simulated::account_allocation(bytes)?;
-                simulated_allocate(bytes).inspect_err(|_| simulated::account_release(bytes))?
+                simulated_allocate(bytes, "simulated device memory").inspect_err(|_| simulated::account_release(bytes))?
             }
             Some(_) => {
                 device.bind()?;
@@ -95,7 +94,7 @@ impl PinnedAllocation {
     pub fn new(device: &Device, bytes: usize) -> Result<PinnedAllocation> {
         check_size(bytes)?;
         let address = match device.cuda_context() {
-            None => simulated_allocate(bytes)?,
+            None => simulated_allocate(bytes, "simulated pinned host memory")?,
             Some(_) => {
                 device.bind()?;
                 // PORTABLE, not WRITECOMBINED: the CPU reads this memory too.
