@@ -52,8 +52,9 @@ pub extern "C" fn grcuda_stream_wait_event(stream: *const grcuda_stream, event: 
 }
 
 /// Enqueues a copy of `bytes` bytes. Each address is device memory or pinned/registered host
-/// memory (from this library or CUDA). The ranges must not overlap and must stay valid until
-/// the copy completes. A zero-byte copy does nothing.
+/// memory (from this library or CUDA). The ranges must stay valid until the copy completes. A
+/// zero-byte copy does nothing; overlapping ranges, and sizes that run past the end of the
+/// address space, are GRCUDA_STATUS_INVALID_ARGUMENT.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_copy_async(
@@ -71,8 +72,9 @@ pub extern "C" fn grcuda_stream_copy_async(
     })
 }
 
-/// Enqueues setting `bytes` bytes of device memory at `destination` to
-/// `value`. The range must stay valid until the work completes. Zero bytes do nothing.
+/// Enqueues setting `bytes` bytes of device memory at `destination` to `value`. The range must
+/// stay valid until the work completes. Zero bytes do nothing; a size that runs past the end
+/// of the address space is GRCUDA_STATUS_INVALID_ARGUMENT.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_memset_async(

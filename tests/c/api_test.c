@@ -141,6 +141,11 @@ static void test_streams_events_memory(struct grcuda_device *device) {
     INVALID(grcuda_stream_memset_async(stream, NULL, 0, 4), "destination is NULL");
     INVALID(grcuda_stream_copy_async(stream, NULL, in, 4), "NULL");
     OK(grcuda_stream_copy_async(stream, NULL, NULL, 0));
+    /* Sizes no memory can have, and overlapping copies, are refused before anything runs. */
+    INVALID(grcuda_stream_memset_async(stream, grcuda_memory_address(device_memory), 0, (size_t)-16),
+            "runs past the end of the address space");
+    INVALID(grcuda_stream_copy_async(stream, out, in, (size_t)-1), "runs past the end");
+    INVALID(grcuda_stream_copy_async(stream, in + 8, in, 64), "overlap");
     OK(grcuda_stream_wait_event(stream, event));
     INVALID(grcuda_stream_wait_event(stream, NULL), "event is NULL");
     OK(grcuda_stream_synchronize(stream));
