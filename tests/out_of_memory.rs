@@ -7,6 +7,8 @@
 //!
 //! The child is this test binary again, running only the ignored test below, selected by
 //! name and by an environment variable.
+//!
+//! Also: large simulated allocations commit no memory until it is touched.
 
 use grcuda::ffi::*;
 use std::ffi::{CStr, c_void};
@@ -163,4 +165,36 @@ fn child_under_an_address_space_limit() {
     grcuda_stream_free(stream);
     grcuda_device_free(device);
     println!("{DONE}");
+}
+
+/// Bytes of the process resident in memory now.
+fn resident_bytes() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    let kib: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib * 1024
+}
+
+#[test]
+fn large_simulated_allocations_commit_nothing_up_front() {
+    // Simulated device and pinned memory is zero-filled page by page when touched; writing the
+    // zeros up front made a large allocation slow and, past the free memory, a kill by the
+    // kernel's OOM killer instead of a status.
+    let mut device = null_mut();
+    ok("grcuda_device_open", grcuda_device_open(0, GRCUDA_BACKEND_SIMULATED, &mut device));
+    let before = resident_bytes();
+    let started = std::time::Instant::now();
+    let bytes = 1usize << 30;
+    let memory = [GRCUDA_MEMORY_DEVICE, GRCUDA_MEMORY_PINNED_HOST].map(|kind| new_memory(device, kind, bytes));
+    let grown = resident_bytes().saturating_sub(before);
+    let elapsed = started.elapsed();
+    for m in memory {
+        let address = grcuda_memory_address(m).cast::<u8>();
+        assert_eq!(address as usize % 256, 0, "simulated memory must be aligned as cuMemAlloc's is");
+        assert_eq!(unsafe { *address.add(bytes - 1) }, 0, "simulated memory starts zeroed");
+        grcuda_memory_free(m);
+    }
+    grcuda_device_free(device);
+    assert!(grown < 64 << 20, "two 1 GiB simulated allocations made the process grow by {grown} bytes");
+    assert!(elapsed < std::time::Duration::from_millis(500), "two 1 GiB simulated allocations took {elapsed:?}");
 }
