@@ -582,7 +582,8 @@ enum grcuda_status grcuda_event_new(const struct grcuda_device *device,
 void grcuda_event_free(struct grcuda_event *event);
 
 /**
- * Records the event at the current end of `stream`'s work.
+ * Records the event at the current end of `stream`'s work. The stream must be on the event's
+ * device.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_event_record(const struct grcuda_event *event,
@@ -866,7 +867,8 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_stream_synchronize(const struct grcuda
 
 /**
  * Makes work enqueued on `stream` after this call wait (on the GPU) for the event's latest
- * record. The calling thread does not wait.
+ * record. The calling thread does not wait. The event may be another CUDA device's, but not
+ * the other backend's (a simulated event for a CUDA stream, or the reverse).
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_stream_wait_event(const struct grcuda_stream *stream,

@@ -7,7 +7,7 @@
 //! schedule of an in-order stream.
 
 use crate::device::Device;
-use crate::error::{DriverResultExt, Result};
+use crate::error::{DriverResultExt, Error, Result};
 use crate::event::Event;
 use crate::kernels::validate;
 use cudarc::driver::{result, sys};
@@ -59,8 +59,16 @@ impl Stream {
     }
 
     /// Makes work enqueued after this call wait, on the GPU, for the event's latest record.
-    /// The calling thread does not wait.
+    /// The calling thread does not wait. The event may come from another CUDA device, but not
+    /// from another backend.
     pub fn wait(&self, event: &Event) -> Result<()> {
+        if self.device.backend() != event.device().backend() {
+            return Err(Error::invalid_argument(format!(
+                "the stream belongs to {} but the event to {}: a stream can wait only for events of its own backend",
+                self.device.describe(),
+                event.device().describe()
+            )));
+        }
         if self.device.is_simulated() {
             return Ok(());
         }

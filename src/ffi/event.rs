@@ -41,7 +41,8 @@ pub extern "C" fn grcuda_event_free(event: *mut grcuda_event) {
     free_handle(event)
 }
 
-/// Records the event at the current end of `stream`'s work.
+/// Records the event at the current end of `stream`'s work. The stream must be on the event's
+/// device.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_event_record(event: *const grcuda_event, stream: *const grcuda_stream) -> grcuda_status {

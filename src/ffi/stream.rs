@@ -44,7 +44,8 @@ pub extern "C" fn grcuda_stream_synchronize(stream: *const grcuda_stream) -> grc
 }
 
 /// Makes work enqueued on `stream` after this call wait (on the GPU) for the event's latest
-/// record. The calling thread does not wait.
+/// record. The calling thread does not wait. The event may be another CUDA device's, but not
+/// the other backend's (a simulated event for a CUDA stream, or the reverse).
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_wait_event(stream: *const grcuda_stream, event: *const grcuda_event) -> grcuda_status {
