@@ -14,9 +14,13 @@
  * GNU Radio, as a C library.
  *
  * Conventions
- * - Every fallible function returns grcuda_status; results come back through out-parameters,
- *   which are cleared (NULL or 0) when the call fails. grcuda_last_error_message() then says
- *   what was wrong and how to fix it.
+ * - Every fallible function returns grcuda_status; results come back through out-parameters
+ *   (the arguments named *_out). A function clears its out-parameter (to NULL, 0, or all
+ *   zeros for a struct) before it checks any other argument, so after a failed call, for
+ *   whatever reason (a NULL handle included), the out-parameter holds that cleared value; it
+ *   is written with a result only on GRCUDA_STATUS_OK. A NULL out-parameter is
+ *   GRCUDA_STATUS_INVALID_ARGUMENT. After any failure grcuda_last_error_message() says what
+ *   was wrong (naming the argument at fault, if one was) and how to fix it.
  * - Objects are opaque handles made by *_new / *_open and released by *_free, which accepts
  *   NULL. Objects keep what they depend on (their device, streams, buffers) alive, so
  *   handles may be freed in any order.
@@ -175,7 +179,9 @@ typedef enum grcuda_status {
      */
     GRCUDA_STATUS_NO_DEVICE = 3,
     /**
-     * Device or pinned host memory is exhausted.
+     * Device or host memory (pinned memory, rings, FFT plans and work space) is exhausted,
+     * or the process's address-space limit is reached; the message says how much was asked
+     * for.
      */
     GRCUDA_STATUS_OUT_OF_MEMORY = 4,
     /**
@@ -576,7 +582,8 @@ enum grcuda_status grcuda_event_new(const struct grcuda_device *device,
 void grcuda_event_free(struct grcuda_event *event);
 
 /**
- * Records the event at the current end of `stream`'s work.
+ * Records the event at the current end of `stream`'s work. The stream must be on the event's
+ * device.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_event_record(const struct grcuda_event *event,
@@ -597,7 +604,8 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_event_query(const struct grcuda_event 
  * (like FFTW and GNU Radio's fft_vcc). Plans are made at the first call for each (device,
  * size, batch, kind) and kept, so the first call is slower. Input and output are device
  * memory of batch * size items (complex, or float for GRCUDA_FFT_REAL_FORWARD) and batch *
- * size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD).
+ * size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD). A plan that does
+ * not fit in device memory (or, simulated, host memory) is GRCUDA_STATUS_OUT_OF_MEMORY.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_fft_execute(const struct grcuda_stream *stream,
@@ -859,7 +867,8 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_stream_synchronize(const struct grcuda
 
 /**
  * Makes work enqueued on `stream` after this call wait (on the GPU) for the event's latest
- * record. The calling thread does not wait.
+ * record. The calling thread does not wait. The event may be another CUDA device's, but not
+ * the other backend's (a simulated event for a CUDA stream, or the reverse).
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_stream_wait_event(const struct grcuda_stream *stream,
@@ -867,8 +876,9 @@ enum grcuda_status grcuda_stream_wait_event(const struct grcuda_stream *stream,
 
 /**
  * Enqueues a copy of `bytes` bytes. Each address is device memory or pinned/registered host
- * memory (from this library or CUDA). The ranges must not overlap and must stay valid until
- * the copy completes. A zero-byte copy does nothing.
+ * memory (from this library or CUDA). The ranges must stay valid until the copy completes. A
+ * zero-byte copy does nothing; overlapping ranges, and sizes that run past the end of the
+ * address space, are GRCUDA_STATUS_INVALID_ARGUMENT.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_stream_copy_async(const struct grcuda_stream *stream,
@@ -877,8 +887,9 @@ enum grcuda_status grcuda_stream_copy_async(const struct grcuda_stream *stream,
                                             size_t bytes);
 
 /**
- * Enqueues setting `bytes` bytes of device memory at `destination` to
- * `value`. The range must stay valid until the work completes. Zero bytes do nothing.
+ * Enqueues setting `bytes` bytes of device memory at `destination` to `value`. The range must
+ * stay valid until the work completes. Zero bytes do nothing; a size that runs past the end
+ * of the address space is GRCUDA_STATUS_INVALID_ARGUMENT.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_stream_memset_async(const struct grcuda_stream *stream,

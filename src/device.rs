@@ -143,6 +143,19 @@ impl Device {
         self.backend() == Backend::Simulated
     }
 
+    /// Whether `other` is the same device (backend and ordinal).
+    pub fn is_same_device(&self, other: &Device) -> bool {
+        self.backend() == other.backend() && self.0.info.ordinal == other.0.info.ordinal
+    }
+
+    /// A name for messages: "the simulated device" or "CUDA device 0".
+    pub(crate) fn describe(&self) -> String {
+        match self.backend() {
+            Backend::Simulated => "the simulated device".to_string(),
+            Backend::Cuda => format!("CUDA device {}", self.0.info.ordinal),
+        }
+    }
+
     /// The CUDA context, or `None` on the simulated backend.
     pub(crate) fn cuda_context(&self) -> Option<&Arc<CudaContext>> {
         self.0.context.as_ref()

@@ -18,7 +18,7 @@ pub enum ErrorKind {
     NoDriver,
     /// The driver loaded but there is no usable device with the requested ordinal.
     NoDevice,
-    /// Device or pinned host memory is exhausted.
+    /// Device or host memory is exhausted (or the address-space limit reached).
     OutOfMemory,
     /// The device, driver or platform lacks a needed feature (VMM, host registration, NVRTC).
     Unsupported,

@@ -6,7 +6,7 @@
 //! waits already enqueued keep the record they saw, which is what makes reusing events safe.
 
 use crate::device::Device;
-use crate::error::{DriverResultExt, Result};
+use crate::error::{DriverResultExt, Error, Result};
 use crate::stream::Stream;
 use cudarc::driver::{result, sys};
 
@@ -47,12 +47,23 @@ impl Event {
         Ok(Event { device: device.clone(), raw })
     }
 
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
     pub(crate) fn raw(&self) -> sys::CUevent {
         self.raw
     }
 
-    /// Marks the current end of `stream`'s work.
+    /// Marks the current end of `stream`'s work. The stream must be on the event's device.
     pub fn record(&self, stream: &Stream) -> Result<()> {
+        if !self.device.is_same_device(stream.device()) {
+            return Err(Error::invalid_argument(format!(
+                "the event belongs to {} but the stream to {}: record an event on a stream of its own device",
+                self.device.describe(),
+                stream.device().describe()
+            )));
+        }
         if self.device.is_simulated() {
             return Ok(());
         }
@@ -78,7 +89,7 @@ impl Event {
         match unsafe { result::event::query(self.raw) } {
             Ok(()) => Ok(true),
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-            Err(e) => Err(crate::error::Error::driver("cuEventQuery", e)),
+            Err(e) => Err(Error::driver("cuEventQuery", e)),
         }
     }
 }

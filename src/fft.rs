@@ -13,14 +13,17 @@
 //! and its work area is busy until the transform ends on the GPU. So an execution holds the
 //! plan's mutex while it sets the stream and enqueues, and first makes its stream wait for the
 //! plan's previous execution (an event): two streams never run one plan at the same time.
-//! The simulated backend keeps one rustfft planner, which caches its plans by size and
-//! direction, and transforms immediately.
+//! The simulated backend keeps one rustfft planner and the plans it made, by size and
+//! direction, and transforms immediately. Its host memory runs out with OutOfMemory, never an
+//! abort: before rustfft plans (allocating inside, infallibly) the memory it may need is
+//! checked to be available, and the work vectors are allocated fallibly.
 //!
 //! cuFFT is loaded at first use; where it is missing, CUDA transforms fail with Unsupported and
 //! say how to install it.
 
 use crate::device::Device;
 use crate::error::{Error, ErrorKind, Result};
+use crate::fallible;
 use crate::event::{Event, HostWait};
 use crate::kernels::{Complex32, validate};
 use crate::stream::Stream;
@@ -85,8 +88,7 @@ pub unsafe fn execute(
         validate::same_or_disjoint(("FFT input", &input_range), ("FFT output", &output_range))?;
     }
     if stream.device().is_simulated() {
-        unsafe { simulated_execute(kind, size, batch, input, output) };
-        return Ok(());
+        return unsafe { simulated_execute(kind, size, batch, input, output) };
     }
     unsafe { cuda_execute(stream, kind, size, batch, input, output) }
 }
@@ -98,16 +100,63 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 // ---- simulated backend ----
 
-static PLANNER: LazyLock<Mutex<FftPlanner<f32>>> = LazyLock::new(|| Mutex::new(FftPlanner::new()));
+/// The memory reserved (and given back) before the simulated backend plans a transform of
+/// `size` points, so that a plan too large for the host fails with OutOfMemory instead of
+/// aborting inside rustfft; `None` when the size overflows. Public for tests.
+///
+/// What rustfft 6.4's planner allocates at its peak, in complex values of one transform
+/// (tests/fft_memory.rs checks the bound on every run): about `size` (twiddles) when the part
+/// of `size` left after taking out its factors 2 and 3, `rest`, is small; otherwise it may
+/// plan a transform of `rest` points with Bluestein's or Rader's algorithm, which costs up to
+/// 10.6 * `rest` (Bluestein's planning runs a transform of up to 4 * `rest` points). So:
+/// 2 * size + 12 * rest complex values, plus 64 KiB for the fixed costs of tiny sizes.
+pub fn simulated_plan_bytes(size: usize) -> Option<usize> {
+    let mut rest = size.max(1);
+    for factor in [2, 3] {
+        while rest % factor == 0 {
+            rest /= factor;
+        }
+    }
+    let values = size.checked_mul(2)?.checked_add(rest.checked_mul(12)?)?;
+    values.checked_mul(size_of::<Complex32>())?.checked_add(64 << 10)
+}
+
+/// rustfft's planner and the plans made so far, by size and direction (inverse or not).
+struct SimulatedPlans {
+    planner: FftPlanner<f32>,
+    plans: HashMap<(usize, bool), Arc<dyn rustfft::Fft<f32>>>,
+}
+
+static SIMULATED_PLANS: LazyLock<Mutex<SimulatedPlans>> =
+    LazyLock::new(|| Mutex::new(SimulatedPlans { planner: FftPlanner::new(), plans: HashMap::new() }));
+
+/// The plan for `size` points, made on first use. Planning allocates inside rustfft, where
+/// running out of memory would abort the process: the memory it may need is checked first.
+fn simulated_plan(size: usize, inverse: bool) -> Result<Arc<dyn rustfft::Fft<f32>>> {
+    let mut cache = lock(&SIMULATED_PLANS);
+    if let Some(plan) = cache.plans.get(&(size, inverse)) {
+        return Ok(plan.clone());
+    }
+    fallible::ensure_available(simulated_plan_bytes(size), &format!("planning a {size}-point FFT"))?;
+    cache
+        .plans
+        .try_reserve(1)
+        .map_err(|_| fallible::out_of_host_memory("the FFT plan cache", None))?;
+    let direction = if inverse { FftDirection::Inverse } else { FftDirection::Forward };
+    let plan = cache.planner.plan_fft(size, direction);
+    cache.plans.insert((size, inverse), plan.clone());
+    Ok(plan)
+}
 
 /// # Safety
 /// As for [`execute`], on host memory.
-unsafe fn simulated_execute(kind: FftKind, size: usize, batch: usize, input: u64, output: u64) {
-    let direction = if kind == FftKind::Inverse { FftDirection::Inverse } else { FftDirection::Forward };
-    let fft = lock(&PLANNER).plan_fft(size, direction);
+unsafe fn simulated_execute(kind: FftKind, size: usize, batch: usize, input: u64, output: u64) -> Result<()> {
+    let fft = simulated_plan(size, kind == FftKind::Inverse)?;
     let output_length = kind.output_length(size);
-    let mut buffer = vec![Complex32::default(); size];
-    let mut scratch = vec![Complex32::default(); fft.get_inplace_scratch_len()];
+    let mut buffer = fallible::vec_filled(size, Complex32::default(), &format!("a {size}-point FFT's work vector"))?;
+    let scratch_length = fft.get_inplace_scratch_len();
+    let mut scratch =
+        fallible::vec_filled(scratch_length, Complex32::default(), &format!("a {size}-point FFT's scratch space"))?;
     for vector in 0..batch {
         // Copying each vector in before transforming makes in-place calls safe.
         let first = vector * size;
@@ -121,6 +170,7 @@ unsafe fn simulated_execute(kind: FftKind, size: usize, batch: usize, input: u64
         let destination = unsafe { (output as *mut Complex32).add(vector * output_length) };
         unsafe { std::ptr::copy_nonoverlapping(buffer.as_ptr(), destination, output_length) };
     }
+    Ok(())
 }
 
 // ---- CUDA backend ----

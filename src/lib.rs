@@ -13,6 +13,7 @@ pub mod buffer;
 pub mod device;
 pub mod error;
 pub mod event;
+mod fallible;
 pub mod ffi;
 pub mod fft;
 pub mod kernels;

@@ -7,8 +7,9 @@
 //! schedule of an in-order stream.
 
 use crate::device::Device;
-use crate::error::{DriverResultExt, Result};
+use crate::error::{DriverResultExt, Error, Result};
 use crate::event::Event;
+use crate::kernels::validate;
 use cudarc::driver::{result, sys};
 
 /// A non-blocking CUDA stream, or its simulated stand-in.
@@ -58,8 +59,16 @@ impl Stream {
     }
 
     /// Makes work enqueued after this call wait, on the GPU, for the event's latest record.
-    /// The calling thread does not wait.
+    /// The calling thread does not wait. The event may come from another CUDA device, but not
+    /// from another backend.
     pub fn wait(&self, event: &Event) -> Result<()> {
+        if self.device.backend() != event.device().backend() {
+            return Err(Error::invalid_argument(format!(
+                "the stream belongs to {} but the event to {}: a stream can wait only for events of its own backend",
+                self.device.describe(),
+                event.device().describe()
+            )));
+        }
         if self.device.is_simulated() {
             return Ok(());
         }
@@ -72,14 +81,19 @@ impl Stream {
 
     /// Enqueues a copy of `bytes` bytes from `source` to `destination`. Both are addresses in
     /// the unified address space: device memory, or host memory that is pinned or registered.
+    /// NULL addresses, ranges that run past the end of the address space and overlapping ranges
+    /// are InvalidArgument.
     ///
     /// # Safety
     /// Both ranges must stay valid until the copy completes, and nothing else may write them
-    /// meanwhile. They may overlap only on the simulated backend.
+    /// meanwhile.
     pub unsafe fn copy_async(&self, destination: u64, source: u64, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
+        let destination_range = validate::bytes("copy destination", destination, bytes)?;
+        let source_range = validate::bytes("copy source", source, bytes)?;
+        validate::disjoint(("copy destination", &destination_range), ("copy source", &source_range))?;
         if self.device.is_simulated() {
             unsafe { std::ptr::copy(source as *const u8, destination as *mut u8, bytes) };
             return Ok(());
@@ -90,8 +104,8 @@ impl Stream {
 }
 
 impl Stream {
-    /// Enqueues setting `bytes` bytes of device memory at `destination`
-    /// to `value`.
+    /// Enqueues setting `bytes` bytes of device memory at `destination` to `value`. A NULL
+    /// address or a range that runs past the end of the address space is InvalidArgument.
     ///
     /// # Safety
     /// The range must stay valid until the work completes, and nothing else may use it
@@ -100,6 +114,7 @@ impl Stream {
         if bytes == 0 {
             return Ok(());
         }
+        validate::bytes("memset destination", destination, bytes)?;
         if self.device.is_simulated() {
             unsafe { std::ptr::write_bytes(destination as *mut u8, value, bytes) };
             return Ok(());

@@ -1,6 +1,6 @@
 //! C API: the block work-wrapper.
 
-use super::{borrow, borrow_mut, borrow_slice, grcuda_buffer, grcuda_device, grcuda_status, grcuda_stream, guard, guard_value, into_handle, free_handle, out_param};
+use super::{borrow, borrow_mut, borrow_slice, free_handle, grcuda_buffer, grcuda_device, grcuda_status, grcuda_stream, guard, guard_out, guard_value, into_handle};
 use crate::block::{Block, Consumption, WriteRequest};
 
 /// What a block is about to write on one output port (see grcuda_block_begin_work()).
@@ -47,13 +47,10 @@ pub struct grcuda_block {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_block_new(device: *const grcuda_device, block_out: *mut *mut grcuda_block) -> grcuda_status {
-    guard(|| {
-        let device = &borrow(device, "device")?.device;
-        let out = out_param(block_out, "block_out", std::ptr::null_mut())?;
-        let block = Block::new(device)?;
+    guard_out(block_out, "block_out", std::ptr::null_mut(), || {
+        let block = Block::new(&borrow(device, "device")?.device)?;
         let stream = grcuda_stream { stream: block.stream().clone() };
-        *out = into_handle(grcuda_block { block, stream });
-        Ok(())
+        Ok(into_handle(grcuda_block { block, stream }))
     })
 }
 
@@ -80,12 +77,10 @@ pub extern "C" fn grcuda_block_stream_handle(block: *const grcuda_block) -> u64 
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_block_attach_input(block: *mut grcuda_block, buffer: *const grcuda_buffer, port_out: *mut usize) -> grcuda_status {
-    guard(|| {
+    guard_out(port_out, "port_out", 0, || {
         let block = borrow_mut(block, "block")?;
         let buffer = borrow(buffer, "buffer")?.buffer.clone();
-        let out = out_param(port_out, "port_out", 0)?;
-        *out = block.block.attach_input(buffer)?;
-        Ok(())
+        block.block.attach_input(buffer)
     })
 }
 
@@ -93,12 +88,10 @@ pub extern "C" fn grcuda_block_attach_input(block: *mut grcuda_block, buffer: *c
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_block_attach_output(block: *mut grcuda_block, buffer: *const grcuda_buffer, port_out: *mut usize) -> grcuda_status {
-    guard(|| {
+    guard_out(port_out, "port_out", 0, || {
         let block = borrow_mut(block, "block")?;
         let buffer = borrow(buffer, "buffer")?.buffer.clone();
-        let out = out_param(port_out, "port_out", 0)?;
-        *out = block.block.attach_output(buffer)?;
-        Ok(())
+        block.block.attach_output(buffer)
     })
 }
 
@@ -106,12 +99,7 @@ pub extern "C" fn grcuda_block_attach_output(block: *mut grcuda_block, buffer: *
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_block_input_reader(block: *const grcuda_block, port: usize, reader_out: *mut usize) -> grcuda_status {
-    guard(|| {
-        let block = borrow(block, "block")?;
-        let out = out_param(reader_out, "reader_out", 0)?;
-        *out = block.block.input_reader(port)?;
-        Ok(())
-    })
+    guard_out(reader_out, "reader_out", 0, || borrow(block, "block")?.block.input_reader(port))
 }
 
 /// Before work(): one request per attached output port, in port order. Makes the block's

@@ -6,7 +6,7 @@
 //! grcuda_buffer_set_transfer_type().
 
 use super::event::host_wait;
-use super::{borrow, grcuda_device, grcuda_status, grcuda_stream, guard, guard_value, into_handle, free_handle, out_param};
+use super::{borrow, free_handle, grcuda_device, grcuda_status, grcuda_stream, guard, guard_out, guard_value, into_handle};
 use crate::buffer::{Buffer, TransferType};
 use crate::error::{Error, Result};
 use crate::stream::Stream;
@@ -47,12 +47,10 @@ pub extern "C" fn grcuda_buffer_new(
     host_wait_mode: u32,
     buffer_out: *mut *mut grcuda_buffer,
 ) -> grcuda_status {
-    guard(|| {
+    guard_out(buffer_out, "buffer_out", std::ptr::null_mut(), || {
         let device = &borrow(device, "device")?.device;
-        let out = out_param(buffer_out, "buffer_out", std::ptr::null_mut())?;
         let buffer = Buffer::new(device, item_size, min_items, host_wait(host_wait_mode)?)?;
-        *out = into_handle(grcuda_buffer { buffer: Arc::new(buffer) });
-        Ok(())
+        Ok(into_handle(grcuda_buffer { buffer: Arc::new(buffer) }))
     })
 }
 
@@ -115,11 +113,7 @@ pub extern "C" fn grcuda_buffer_add_reader(
     stream: *const grcuda_stream,
     reader_out: *mut usize,
 ) -> grcuda_status {
-    guard(|| {
-        let out = out_param(reader_out, "reader_out", 0)?;
-        *out = buffer_argument(buffer)?.add_reader(optional_stream(stream))?;
-        Ok(())
-    })
+    guard_out(reader_out, "reader_out", 0, || buffer_argument(buffer)?.add_reader(optional_stream(stream)))
 }
 
 /// Changes a reader's stream (NULL allowed, as for grcuda_buffer_add_reader()).
@@ -139,10 +133,8 @@ pub extern "C" fn grcuda_buffer_set_reader_stream(
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_buffer_writer_pointer(buffer: *const grcuda_buffer, index: usize, pointer_out: *mut *mut c_void) -> grcuda_status {
-    guard(|| {
-        let out = out_param(pointer_out, "pointer_out", std::ptr::null_mut())?;
-        *out = buffer_argument(buffer)?.writer_pointer(index)? as *mut c_void;
-        Ok(())
+    guard_out(pointer_out, "pointer_out", std::ptr::null_mut(), || {
+        Ok(buffer_argument(buffer)?.writer_pointer(index)? as *mut c_void)
     })
 }
 
@@ -151,10 +143,8 @@ pub extern "C" fn grcuda_buffer_writer_pointer(buffer: *const grcuda_buffer, ind
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_buffer_reader_pointer(buffer: *const grcuda_buffer, index: usize, pointer_out: *mut *const c_void) -> grcuda_status {
-    guard(|| {
-        let out = out_param(pointer_out, "pointer_out", std::ptr::null())?;
-        *out = buffer_argument(buffer)?.reader_pointer(index)? as *const c_void;
-        Ok(())
+    guard_out(pointer_out, "pointer_out", std::ptr::null(), || {
+        Ok(buffer_argument(buffer)?.reader_pointer(index)? as *const c_void)
     })
 }
 
@@ -211,11 +201,7 @@ pub extern "C" fn grcuda_buffer_published_items(
     nitems: usize,
     published_out: *mut usize,
 ) -> grcuda_status {
-    guard(|| {
-        let out = out_param(published_out, "published_out", 0)?;
-        *out = buffer_argument(buffer)?.published_items(read_index, nitems)?;
-        Ok(())
-    })
+    guard_out(published_out, "published_out", 0, || buffer_argument(buffer)?.published_items(read_index, nitems))
 }
 
 /// Blocks until all work the buffer knows of (copies, posts, recorded reads) is complete.

@@ -1,6 +1,6 @@
 //! C API: devices.
 
-use super::{borrow, grcuda_status, guard, into_handle, free_handle, out_param};
+use super::{borrow, free_handle, grcuda_status, guard, guard_out, into_handle};
 use crate::device::{Backend, BackendChoice, Device};
 use crate::error::{Error, Result};
 use std::ffi::c_char;
@@ -27,6 +27,7 @@ pub struct grcuda_device {
 
 /// What a device is and can do.
 #[repr(C)]
+#[derive(Clone, Copy)]
 #[allow(non_camel_case_types)]
 pub struct grcuda_device_info {
     /// GRCUDA_BACKEND_CUDA or GRCUDA_BACKEND_SIMULATED.
@@ -69,11 +70,7 @@ fn checked_ordinal(ordinal: i32) -> Result<usize> {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_device_count(backend: u32, count_out: *mut i32) -> grcuda_status {
-    guard(|| {
-        let out = out_param(count_out, "count_out", 0)?;
-        *out = Device::count(backend_choice(backend)?)? as i32;
-        Ok(())
-    })
+    guard_out(count_out, "count_out", 0, || Ok(Device::count(backend_choice(backend)?)? as i32))
 }
 
 /// Opens device `ordinal` of a backend (GRCUDA_BACKEND_*). The CUDA primary context is
@@ -81,11 +78,9 @@ pub extern "C" fn grcuda_device_count(backend: u32, count_out: *mut i32) -> grcu
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_device_open(ordinal: i32, backend: u32, device_out: *mut *mut grcuda_device) -> grcuda_status {
-    guard(|| {
-        let out = out_param(device_out, "device_out", std::ptr::null_mut())?;
+    guard_out(device_out, "device_out", std::ptr::null_mut(), || {
         let device = Device::open(checked_ordinal(ordinal)?, backend_choice(backend)?)?;
-        *out = into_handle(grcuda_device { device });
-        Ok(())
+        Ok(into_handle(grcuda_device { device }))
     })
 }
 
@@ -99,15 +94,25 @@ pub extern "C" fn grcuda_device_free(device: *mut grcuda_device) {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_device_get_info(device: *const grcuda_device, info_out: *mut grcuda_device_info) -> grcuda_status {
-    guard(|| {
-        let device = &borrow(device, "device")?.device;
-        let out = super::borrow_mut(info_out, "info_out")?;
-        let info = device.info();
+    // All zero: backend 0, empty name, no VMM.
+    let cleared = grcuda_device_info {
+        backend: 0,
+        ordinal: 0,
+        name: [0; GRCUDA_DEVICE_NAME_SIZE],
+        compute_capability_major: 0,
+        compute_capability_minor: 0,
+        multiprocessor_count: 0,
+        total_memory: 0,
+        vmm_supported: false,
+        ring_granularity: 0,
+    };
+    guard_out(info_out, "info_out", cleared, || {
+        let info = borrow(device, "device")?.device.info();
         let mut name = [0 as c_char; GRCUDA_DEVICE_NAME_SIZE];
         for (slot, byte) in name.iter_mut().zip(info.name.bytes().take(GRCUDA_DEVICE_NAME_SIZE - 1)) {
             *slot = byte as c_char;
         }
-        *out = grcuda_device_info {
+        Ok(grcuda_device_info {
             backend: match info.backend {
                 Backend::Cuda => GRCUDA_BACKEND_CUDA,
                 Backend::Simulated => GRCUDA_BACKEND_SIMULATED,
@@ -120,8 +125,7 @@ pub extern "C" fn grcuda_device_get_info(device: *const grcuda_device, info_out:
             total_memory: info.total_memory as u64,
             vmm_supported: info.vmm_supported,
             ring_granularity: info.ring_granularity as u64,
-        };
-        Ok(())
+        })
     })
 }
 
@@ -129,12 +133,7 @@ pub extern "C" fn grcuda_device_get_info(device: *const grcuda_device, info_out:
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_device_free_memory(device: *const grcuda_device, bytes_out: *mut u64) -> grcuda_status {
-    guard(|| {
-        let device = &borrow(device, "device")?.device;
-        let out = out_param(bytes_out, "bytes_out", 0)?;
-        *out = device.free_memory()? as u64;
-        Ok(())
-    })
+    guard_out(bytes_out, "bytes_out", 0, || Ok(borrow(device, "device")?.device.free_memory()? as u64))
 }
 
 /// Blocks until all work on every stream of the device is complete.

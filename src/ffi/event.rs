@@ -1,6 +1,6 @@
 //! C API: events.
 
-use super::{borrow, grcuda_device, grcuda_status, grcuda_stream, guard, into_handle, free_handle, out_param};
+use super::{borrow, free_handle, grcuda_device, grcuda_status, grcuda_stream, guard, guard_out, into_handle};
 use crate::error::{Error, Result};
 use crate::event::{Event, HostWait};
 
@@ -29,11 +29,9 @@ pub(crate) fn host_wait(value: u32) -> Result<HostWait> {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_event_new(device: *const grcuda_device, host_wait_mode: u32, event_out: *mut *mut grcuda_event) -> grcuda_status {
-    guard(|| {
+    guard_out(event_out, "event_out", std::ptr::null_mut(), || {
         let device = &borrow(device, "device")?.device;
-        let out = out_param(event_out, "event_out", std::ptr::null_mut())?;
-        *out = into_handle(grcuda_event { event: Event::new(device, host_wait(host_wait_mode)?)? });
-        Ok(())
+        Ok(into_handle(grcuda_event { event: Event::new(device, host_wait(host_wait_mode)?)? }))
     })
 }
 
@@ -43,7 +41,8 @@ pub extern "C" fn grcuda_event_free(event: *mut grcuda_event) {
     free_handle(event)
 }
 
-/// Records the event at the current end of `stream`'s work.
+/// Records the event at the current end of `stream`'s work. The stream must be on the event's
+/// device.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_event_record(event: *const grcuda_event, stream: *const grcuda_stream) -> grcuda_status {

@@ -16,7 +16,8 @@ pub const GRCUDA_FFT_REAL_FORWARD: u32 = 2;
 /// (like FFTW and GNU Radio's fft_vcc). Plans are made at the first call for each (device,
 /// size, batch, kind) and kept, so the first call is slower. Input and output are device
 /// memory of batch * size items (complex, or float for GRCUDA_FFT_REAL_FORWARD) and batch *
-/// size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD).
+/// size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD). A plan that does
+/// not fit in device memory (or, simulated, host memory) is GRCUDA_STATUS_OUT_OF_MEMORY.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_fft_execute(

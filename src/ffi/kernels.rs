@@ -29,7 +29,8 @@ fn stream_argument<'a>(stream: *const grcuda_stream) -> crate::Result<&'a Stream
 }
 
 fn addresses(pointers: *const *const c_void, count: usize, name: &str) -> crate::Result<Vec<u64>> {
-    Ok(borrow_slice(pointers, count, name)?.iter().map(|&p| p as u64).collect())
+    let pointers = borrow_slice(pointers, count, name)?;
+    crate::fallible::collect(pointers.iter().map(|&p| Ok(p as u64)), &format!("the list of {count} {name}"))
 }
 
 fn multiply_const<T: Element>(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, count: usize, constant: T) -> grcuda_status {

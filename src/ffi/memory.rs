@@ -1,6 +1,6 @@
 //! C API: plain allocations and double-mapped rings behind one handle type.
 
-use super::{borrow, grcuda_device, grcuda_status, guard, guard_value, into_handle, free_handle, out_param};
+use super::{borrow, free_handle, grcuda_device, grcuda_status, guard_out, guard_value, into_handle};
 use crate::error::{Error, Result};
 use crate::memory::{DeviceAllocation, DeviceRing, HostRing, PinnedAllocation, sizing};
 use std::ffi::c_void;
@@ -78,11 +78,9 @@ pub extern "C" fn grcuda_memory_new(
     min_bytes: usize,
     memory_out: *mut *mut grcuda_memory,
 ) -> grcuda_status {
-    guard(|| {
+    guard_out(memory_out, "memory_out", std::ptr::null_mut(), || {
         let device = &borrow(device, "device")?.device;
-        let out = out_param(memory_out, "memory_out", std::ptr::null_mut())?;
-        *out = into_handle(grcuda_memory { storage: Storage::new(device, kind, min_bytes)? });
-        Ok(())
+        Ok(into_handle(grcuda_memory { storage: Storage::new(device, kind, min_bytes)? }))
     })
 }
 

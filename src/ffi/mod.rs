@@ -66,12 +66,26 @@ pub(crate) fn borrow_mut<'a, T>(pointer: *mut T, name: &str) -> Result<&'a mut T
     unsafe { pointer.as_mut() }.ok_or_else(|| Error::invalid_argument(format!("{name} is NULL")))
 }
 
-/// Clears an out-parameter so it holds a defined value even when the call fails, and
-/// returns it for the success path.
-pub(crate) fn out_param<'a, T>(pointer: *mut T, name: &str, cleared: T) -> Result<&'a mut T> {
-    let out = borrow_mut(pointer, name)?;
-    *out = cleared;
-    Ok(out)
+/// Runs the body of a function with an out-parameter, inside [`guard`]. The out-parameter is
+/// cleared (set to `cleared`: NULL, 0 or an all-zero struct) before anything else happens,
+/// before any other argument is checked, so it holds a defined value however the call fails:
+/// a NULL handle, a bad argument, an error or a panic. A NULL `pointer` is InvalidArgument
+/// naming `name`. `body` returns the result, which is stored only when it succeeds; a handle
+/// made by `body` is thus either handed to C or dropped, never both.
+///
+/// Every exported function with an out-parameter goes through here, which is what the
+/// header's promise about out-parameters rests on.
+pub(crate) fn guard_out<T: Copy>(pointer: *mut T, name: &str, cleared: T, body: impl FnOnce() -> Result<T>) -> grcuda_status {
+    guard(|| {
+        if pointer.is_null() {
+            return Err(Error::invalid_argument(format!("{name} is NULL")));
+        }
+        // Written through the raw pointer: what C left there may not be a valid `T`.
+        unsafe { pointer.write(cleared) };
+        let value = body()?;
+        unsafe { pointer.write(value) };
+        Ok(())
+    })
 }
 
 /// Borrows `count` elements from C, rejecting NULL unless the count is 0.

@@ -22,7 +22,9 @@ pub enum grcuda_status {
     GRCUDA_STATUS_NO_DRIVER = 2,
     /// The driver loaded but has no device with the requested ordinal.
     GRCUDA_STATUS_NO_DEVICE = 3,
-    /// Device or pinned host memory is exhausted.
+    /// Device or host memory (pinned memory, rings, FFT plans and work space) is exhausted,
+    /// or the process's address-space limit is reached; the message says how much was asked
+    /// for.
     GRCUDA_STATUS_OUT_OF_MEMORY = 4,
     /// The device, driver or platform lacks a needed feature (VMM, NVRTC, cuFFT).
     GRCUDA_STATUS_UNSUPPORTED = 5,

@@ -1,6 +1,6 @@
 //! C API: streams and copies.
 
-use super::{borrow, grcuda_device, grcuda_event, grcuda_status, guard, guard_value, into_handle, free_handle, out_param};
+use super::{borrow, free_handle, grcuda_device, grcuda_event, grcuda_status, guard, guard_out, guard_value, into_handle};
 use crate::error::Error;
 use crate::stream::Stream;
 use std::ffi::c_void;
@@ -17,11 +17,9 @@ pub struct grcuda_stream {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_new(device: *const grcuda_device, stream_out: *mut *mut grcuda_stream) -> grcuda_status {
-    guard(|| {
+    guard_out(stream_out, "stream_out", std::ptr::null_mut(), || {
         let device = &borrow(device, "device")?.device;
-        let out = out_param(stream_out, "stream_out", std::ptr::null_mut())?;
-        *out = into_handle(grcuda_stream { stream: Arc::new(Stream::new(device)?) });
-        Ok(())
+        Ok(into_handle(grcuda_stream { stream: Arc::new(Stream::new(device)?) }))
     })
 }
 
@@ -46,7 +44,8 @@ pub extern "C" fn grcuda_stream_synchronize(stream: *const grcuda_stream) -> grc
 }
 
 /// Makes work enqueued on `stream` after this call wait (on the GPU) for the event's latest
-/// record. The calling thread does not wait.
+/// record. The calling thread does not wait. The event may be another CUDA device's, but not
+/// the other backend's (a simulated event for a CUDA stream, or the reverse).
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_wait_event(stream: *const grcuda_stream, event: *const grcuda_event) -> grcuda_status {
@@ -54,8 +53,9 @@ pub extern "C" fn grcuda_stream_wait_event(stream: *const grcuda_stream, event: 
 }
 
 /// Enqueues a copy of `bytes` bytes. Each address is device memory or pinned/registered host
-/// memory (from this library or CUDA). The ranges must not overlap and must stay valid until
-/// the copy completes. A zero-byte copy does nothing.
+/// memory (from this library or CUDA). The ranges must stay valid until the copy completes. A
+/// zero-byte copy does nothing; overlapping ranges, and sizes that run past the end of the
+/// address space, are GRCUDA_STATUS_INVALID_ARGUMENT.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_copy_async(
@@ -73,8 +73,9 @@ pub extern "C" fn grcuda_stream_copy_async(
     })
 }
 
-/// Enqueues setting `bytes` bytes of device memory at `destination` to
-/// `value`. The range must stay valid until the work completes. Zero bytes do nothing.
+/// Enqueues setting `bytes` bytes of device memory at `destination` to `value`. The range must
+/// stay valid until the work completes. Zero bytes do nothing; a size that runs past the end
+/// of the address space is GRCUDA_STATUS_INVALID_ARGUMENT.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_stream_memset_async(

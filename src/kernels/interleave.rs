@@ -7,6 +7,7 @@
 //! divides the item size and every address (see `move_unit`).
 
 use crate::error::{Error, Result};
+use crate::fallible;
 use crate::kernels::launch::{POINTER_GROUP_SIZE, argument, launch};
 use crate::kernels::move_unit::widest_unit;
 use crate::kernels::program::{self, Kernel};
@@ -72,14 +73,14 @@ unsafe fn move_items(
     let stream_bytes = validate::product("stream", &[items, item_size])?;
     let interleaved_bytes = validate::product("interleaved array", &[stream_bytes, streams.len()])?;
     let interleaved_range = validate::bytes("interleaved array", interleaved, interleaved_bytes)?;
-    let stream_ranges = streams
-        .iter()
-        .map(|&address| {
+    let stream_ranges = fallible::collect(
+        streams.iter().map(|&address| {
             let range = validate::bytes("stream", address, stream_bytes)?;
             validate::disjoint(("stream", &range), ("interleaved array", &interleaved_range))?;
             Ok(range)
-        })
-        .collect::<Result<Vec<_>>>()?;
+        }),
+        "the streams' address ranges",
+    )?;
     if direction == Direction::Deinterleave {
         validate::all_disjoint("output streams", &stream_ranges)?;
     }

@@ -7,6 +7,7 @@
 //! arithmetic overflow and overlap between the arrays of one call.
 
 use crate::error::{Error, Result};
+use crate::fallible;
 use std::ops::Range;
 
 /// The byte range of `length` bytes at `address`, rejecting NULL and ranges that run past the
@@ -77,8 +78,9 @@ pub(crate) fn same_or_disjoint(first: (&str, &Range<u64>), second: (&str, &Range
 
 /// Fails when any two of the ranges share a byte.
 pub(crate) fn all_disjoint(what: &str, ranges: &[Range<u64>]) -> Result<()> {
-    let mut sorted: Vec<&Range<u64>> = ranges.iter().collect();
-    sorted.sort_by_key(|range| range.start);
+    let mut sorted = fallible::collect(ranges.iter().map(Ok), &format!("sorting {} {what}", ranges.len()))?;
+    // Unstable: the stable sort would allocate a buffer, infallibly.
+    sorted.sort_unstable_by_key(|range| range.start);
     for pair in sorted.windows(2) {
         if pair[1].start < pair[0].end {
             return Err(Error::invalid_argument(format!(

@@ -1,20 +1,11 @@
 //! Plain allocations: device memory (`cuMemAlloc`) and pinned host memory (`cuMemHostAlloc`),
 //! for scratch space, FFT windows, tests and benchmark baselines. On the simulated backend
-//! both are aligned host memory.
+//! both are host memory: from the heap when small, anonymous mappings when large.
 
 use crate::device::Device;
 use crate::error::{DriverResultExt, Error, Result};
-use crate::simulated;
+use crate::{fallible, simulated};
 use cudarc::driver::{result, sys};
-use std::alloc::Layout;
-
-/// Alignment of simulated allocations: what cuMemAlloc guarantees.
-const SIMULATED_ALIGNMENT: usize = 256;
-
-fn simulated_layout(bytes: usize) -> Result<Layout> {
-    Layout::from_size_align(bytes, SIMULATED_ALIGNMENT)
-        .map_err(|_| Error::invalid_argument(format!("allocation of {bytes} bytes is too large")))
-}
 
 fn check_size(bytes: usize) -> Result<()> {
     if bytes == 0 {
@@ -23,21 +14,50 @@ fn check_size(bytes: usize) -> Result<()> {
     Ok(())
 }
 
-fn simulated_allocate(bytes: usize) -> Result<u64> {
-    let layout = simulated_layout(bytes)?;
-    let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
-    if pointer.is_null() {
-        return Err(Error::new(
-            crate::error::ErrorKind::OutOfMemory,
-            format!("out of host memory allocating {bytes} bytes"),
-        ));
+/// Simulated allocations from this size up are anonymous mappings; smaller ones come from the
+/// heap (a mapping each would use a page and a kernel mapping entry each).
+const SIMULATED_MAPPING_THRESHOLD: usize = 1 << 20;
+
+/// Alignment of simulated heap allocations: what cuMemAlloc guarantees (mappings are page
+/// aligned).
+const SIMULATED_ALIGNMENT: usize = 256;
+
+/// `bytes` of zeroed host memory standing in for `what`. Large allocations are anonymous
+/// mappings, whose pages are zero-filled when first touched, so they cost nothing up front:
+/// std's `alloc_zeroed` writes every byte when the alignment exceeds malloc's, which commits
+/// all of it, and past the free memory the kernel's OOM killer then ends the process instead
+/// of a status coming back.
+fn simulated_allocate(bytes: usize, what: &str) -> Result<u64> {
+    if bytes < SIMULATED_MAPPING_THRESHOLD {
+        let layout = std::alloc::Layout::from_size_align(bytes, SIMULATED_ALIGNMENT).expect("a small layout");
+        let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
+        if pointer.is_null() {
+            return Err(fallible::out_of_host_memory(what, Some(bytes)));
+        }
+        return Ok(pointer as u64);
+    }
+    let pointer = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if pointer == libc::MAP_FAILED {
+        return Err(fallible::out_of_host_memory(what, Some(bytes)));
     }
     Ok(pointer as u64)
 }
 
 fn simulated_free(address: u64, bytes: usize) {
-    if let Ok(layout) = simulated_layout(bytes) {
+    if bytes < SIMULATED_MAPPING_THRESHOLD {
+        let layout = std::alloc::Layout::from_size_align(bytes, SIMULATED_ALIGNMENT).expect("a small layout");
         unsafe { std::alloc::dealloc(address as *mut u8, layout) };
+    } else {
+        unsafe { libc::munmap(address as *mut libc::c_void, bytes) };
     }
 }
 
@@ -54,7 +74,7 @@ impl DeviceAllocation {
         let address = match device.cuda_context() {
             None => {
                 simulated::account_allocation(bytes)?;
-                simulated_allocate(bytes).inspect_err(|_| simulated::account_release(bytes))?
+                simulated_allocate(bytes, "simulated device memory").inspect_err(|_| simulated::account_release(bytes))?
             }
             Some(_) => {
                 device.bind()?;
@@ -95,7 +115,7 @@ impl PinnedAllocation {
     pub fn new(device: &Device, bytes: usize) -> Result<PinnedAllocation> {
         check_size(bytes)?;
         let address = match device.cuda_context() {
-            None => simulated_allocate(bytes)?,
+            None => simulated_allocate(bytes, "simulated pinned host memory")?,
             Some(_) => {
                 device.bind()?;
                 // PORTABLE, not WRITECOMBINED: the CPU reads this memory too.

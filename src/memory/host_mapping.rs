@@ -2,7 +2,24 @@
 //!
 //! This is the storage of pinned host rings, and of device rings on the simulated backend.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The error of a failed system call on a ring of `size` bytes; running out of memory (or of
+/// address space under a limit) says how big the ring was and what to do.
+fn mapping_error(what: &str, size: usize) -> Error {
+    let error = Error::os(&format!("{what} for a {size}-byte ring (mapped twice: {} bytes of address space)", 2 * size));
+    match error.kind() {
+        ErrorKind::OutOfMemory => Error::new(
+            ErrorKind::OutOfMemory,
+            format!(
+                "out of host memory: {}; ask for a smaller buffer, free memory, or raise the \
+                 process's memory limit (ulimit -v)",
+                error.message()
+            ),
+        ),
+        _ => error,
+    }
+}
 
 pub struct DoubleMappedHost {
     base: *mut u8,
@@ -26,7 +43,7 @@ impl DoubleMappedHost {
         unsafe {
             let fd = libc::memfd_create(c"grcuda-ring".as_ptr(), libc::MFD_CLOEXEC);
             if fd < 0 {
-                return Err(Error::os("memfd_create"));
+                return Err(mapping_error("memfd_create", size));
             }
             let result = Self::map_twice(fd, size, span);
             libc::close(fd);
@@ -37,7 +54,7 @@ impl DoubleMappedHost {
     unsafe fn map_twice(fd: i32, size: usize, span: usize) -> Result<Self> {
         unsafe {
             if libc::ftruncate(fd, size as libc::off_t) != 0 {
-                return Err(Error::os("ftruncate of the ring's memfd"));
+                return Err(mapping_error("ftruncate of the memfd", size));
             }
             let reserved = libc::mmap(
                 std::ptr::null_mut(),
@@ -48,7 +65,7 @@ impl DoubleMappedHost {
                 0,
             );
             if reserved == libc::MAP_FAILED {
-                return Err(Error::os("mmap reserving the ring's address range"));
+                return Err(mapping_error("mmap reserving the address range", size));
             }
             // From here the reservation is owned by `mapping`, so every early return unmaps it.
             let mapping = DoubleMappedHost { base: reserved.cast(), size };
@@ -63,7 +80,7 @@ impl DoubleMappedHost {
                     0,
                 );
                 if mapped == libc::MAP_FAILED {
-                    return Err(Error::os("mmap of the ring's memfd"));
+                    return Err(mapping_error("mmap of the memfd", size));
                 }
             }
             Ok(mapping)

@@ -63,7 +63,10 @@ static void test_device_errors(void) {
     FAILS_WITH(grcuda_device_open(4096, GRCUDA_BACKEND_AUTO, &device), GRCUDA_STATUS_NO_DEVICE,
                "does not exist");
     struct grcuda_device_info info;
+    memset(&info, 0x5a, sizeof info);
+    info.vmm_supported = true;
     INVALID(grcuda_device_get_info(NULL, &info), "device is NULL");
+    CHECK(info.backend == 0 && info.name[0] == 0 && info.total_memory == 0 && !info.vmm_supported);
     grcuda_device_free(NULL);
     grcuda_stream_free(NULL);
     grcuda_event_free(NULL);
@@ -79,9 +82,25 @@ static void test_device_errors(void) {
 
 static void test_streams_events_memory(struct grcuda_device *device) {
     struct grcuda_stream *stream = NULL;
-    struct grcuda_stream *unused_stream = NULL;
+    /* Out-parameters are cleared on failure, also when the handle argument is NULL. */
+    struct grcuda_stream *unused_stream = (struct grcuda_stream *)1;
     INVALID(grcuda_stream_new(NULL, &unused_stream), "device is NULL");
     CHECK(unused_stream == NULL);
+    struct grcuda_event *null_device_event = (struct grcuda_event *)1;
+    INVALID(grcuda_event_new(NULL, GRCUDA_HOST_WAIT_SPIN, &null_device_event), "device is NULL");
+    CHECK(null_device_event == NULL);
+    struct grcuda_memory *null_device_memory = (struct grcuda_memory *)1;
+    INVALID(grcuda_memory_new(NULL, GRCUDA_MEMORY_DEVICE, 16, &null_device_memory), "device is NULL");
+    CHECK(null_device_memory == NULL);
+    struct grcuda_block *null_device_block = (struct grcuda_block *)1;
+    INVALID(grcuda_block_new(NULL, &null_device_block), "device is NULL");
+    CHECK(null_device_block == NULL);
+    uint64_t free_bytes = 12345;
+    INVALID(grcuda_device_free_memory(NULL, &free_bytes), "device is NULL");
+    CHECK(free_bytes == 0);
+    size_t null_block_reader = 12345;
+    INVALID(grcuda_block_input_reader(NULL, 0, &null_block_reader), "block is NULL");
+    CHECK(null_block_reader == 0);
     OK(grcuda_stream_new(device, &stream));
     struct grcuda_event *event = NULL, *unused_event = NULL;
     INVALID(grcuda_event_new(device, 5, &unused_event), "host wait 5 is unknown");
@@ -122,6 +141,11 @@ static void test_streams_events_memory(struct grcuda_device *device) {
     INVALID(grcuda_stream_memset_async(stream, NULL, 0, 4), "destination is NULL");
     INVALID(grcuda_stream_copy_async(stream, NULL, in, 4), "NULL");
     OK(grcuda_stream_copy_async(stream, NULL, NULL, 0));
+    /* Sizes no memory can have, and overlapping copies, are refused before anything runs. */
+    INVALID(grcuda_stream_memset_async(stream, grcuda_memory_address(device_memory), 0, (size_t)-16),
+            "runs past the end of the address space");
+    INVALID(grcuda_stream_copy_async(stream, out, in, (size_t)-1), "runs past the end");
+    INVALID(grcuda_stream_copy_async(stream, in + 8, in, 64), "overlap");
     OK(grcuda_stream_wait_event(stream, event));
     INVALID(grcuda_stream_wait_event(stream, NULL), "event is NULL");
     OK(grcuda_stream_synchronize(stream));
@@ -141,7 +165,9 @@ static void test_buffer_errors(struct grcuda_device *device) {
     INVALID(grcuda_buffer_new(device, 4, 0, GRCUDA_HOST_WAIT_SPIN, &buffer), "at least 1 item");
     INVALID(grcuda_buffer_new(device, 8, (size_t)-1 / 4, GRCUDA_HOST_WAIT_SPIN, &buffer), "exceeds");
     INVALID(grcuda_buffer_new(device, 4, 16, 9, &buffer), "host wait 9 is unknown");
+    buffer = (struct grcuda_buffer *)1;
     INVALID(grcuda_buffer_new(NULL, 4, 16, GRCUDA_HOST_WAIT_SPIN, &buffer), "device is NULL");
+    CHECK(buffer == NULL);
     OK(grcuda_buffer_new(device, 4, 1000, GRCUDA_HOST_WAIT_SPIN, &buffer));
     size_t n = grcuda_buffer_ring_items(buffer);
     CHECK(n >= 1000);

@@ -1,0 +1,1346 @@
+//! A seeded random-call fuzzer of the C API: a long run of calls to the exported functions with
+//! random arguments, checking the API's contract after every call.
+//!
+//! Arguments are drawn from what a C caller may legally pass: NULL or live handles of the
+//! right type (never freed ones: using a freed handle is undefined behaviour by contract),
+//! zero, small, huge and negative-as-unsigned sizes and indices, unknown enum values, NULL
+//! out-parameters, NULL or in-bounds (sometimes misaligned or overlapping) addresses, and calls
+//! in any order (consume before add_reader, post_work before set_transfer_type, a transfer type
+//! set twice...). An address is never paired with a size that runs past its memory unless the
+//! size cannot be valid at all (it overflows, or runs past the end of the address space),
+//! since the library cannot know how big caller memory is; device memory is only passed with
+//! a stream of its own backend; and a list's count never exceeds the list unless it is NULL.
+//!
+//! After every call it checks: the status is one the call may return (never PANIC; NOT_READY
+//! only from grcuda_event_query; NO_DRIVER and NO_DEVICE only from device calls; on the
+//! simulated backend only OK, INVALID_ARGUMENT and OUT_OF_MEMORY); a failed call leaves a new,
+//! non-empty last-error message (a sentinel message is set before each call) and a successful
+//! one leaves it alone; out-parameters are cleared on failure and plausible on success;
+//! getters agree with what the fuzzer knows. A panic or abort in the library fails the test by
+//! itself. At the end every exported function must have been called, and with every handle
+//! freed the simulated device's memory must be back where it started.
+//!
+//! Environment: GRCUDA_FUZZ_SEED (default 0x6772637564612121, or `random`; printed either way),
+//! GRCUDA_FUZZ_CALLS (default 1000000; `long` means 100000000), GRCUDA_FUZZ_TRACE=1 (print
+//! every call and a per-function summary; run with --nocapture). A failure names the seed and
+//! the step, so `GRCUDA_FUZZ_SEED=<seed> GRCUDA_FUZZ_CALLS=<step + 1>` replays it. Uses the
+//! simulated backend always and CUDA too where GRCUDA_BACKEND=auto finds a device.
+//!
+//! Speed: 10^6 steps (about 1.09 million checked calls, plus a sentinel call before each) take
+//! 13-20 s in the debug build on the 2-core development machine, so the default count needs
+//! no optimised test profile.
+
+use grcuda::ffi::*;
+use std::collections::BTreeMap;
+use std::ffi::{CStr, c_void};
+use std::ptr::{null, null_mut};
+use std::time::Instant;
+
+const SEED_ENV: &str = "GRCUDA_FUZZ_SEED";
+const CALLS_ENV: &str = "GRCUDA_FUZZ_CALLS";
+const TRACE_ENV: &str = "GRCUDA_FUZZ_TRACE";
+const DEFAULT_SEED: u64 = 0x6772_6375_6461_2121;
+const DEFAULT_CALLS: u64 = 1_000_000;
+const LONG_CALLS: u64 = 100_000_000;
+
+/// A backend value no fuzzed call uses: the sentinel call's message is recognisably its own.
+const SENTINEL_BACKEND: u32 = 0x5e47_1e11;
+/// What uninitialised out-parameters hold before a call.
+const GARBAGE: usize = 0xdead_beef;
+
+/// Largest count of items a valid-size call works on: keeps the calls cheap.
+const MAX_ITEMS: usize = 4096;
+
+/// SplitMix64: small, fast, and the same sequence whatever crates are upgraded.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, n); n > 0.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Uniform in [low, high].
+    fn range(&mut self, low: usize, high: usize) -> usize {
+        low + self.below(high - low + 1)
+    }
+
+    fn percent(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+
+    /// A size no valid call can have: -1 .. -4096 as unsigned. With any item size of at least
+    /// one byte it runs past the end of the address space from any address above 4096.
+    fn huge(&mut self) -> usize {
+        usize::MAX - self.below(4096)
+    }
+
+    /// An index or count of any kind: mostly in [0, limit], sometimes just past it, huge, or
+    /// negative as unsigned. Only for arguments the library checks against its own state.
+    fn index(&mut self, limit: usize) -> usize {
+        match self.below(10) {
+            0 => limit.saturating_add(self.below(3)),
+            1 => self.huge(),
+            2 => self.pick(&[usize::MAX / 2, 1 << 32, 1 << 62, (i32::MAX as usize) + 1]),
+            _ => self.range(0, limit),
+        }
+    }
+
+    /// A span of a ring of `ring_items` items that data is copied over: mostly at most
+    /// `MAX_ITEMS` items (large rings would make the copies slow), sometimes the whole ring when
+    /// it is small, or too many items.
+    fn span(&mut self, ring_items: usize) -> usize {
+        match self.below(10) {
+            0 => ring_items.saturating_add(self.range(1, 3)),
+            1 => self.huge(),
+            2 if ring_items <= 1 << 16 => ring_items,
+            _ => self.range(0, ring_items.min(MAX_ITEMS)),
+        }
+    }
+
+    /// An enum value: mostly a valid one from `valid`, sometimes anything.
+    fn enum_value(&mut self, valid: &[u32]) -> u32 {
+        match self.below(10) {
+            0 => self.next() as u32,
+            1 => self.pick(&[u32::MAX, u32::MAX - 1, 4, 5, 99, 0x8000_0000]),
+            _ => self.pick(valid),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Backend {
+    Simulated,
+    Cuda,
+}
+
+struct Device {
+    handle: *mut grcuda_device,
+    backend: Backend,
+}
+
+struct StreamHandle {
+    handle: *mut grcuda_stream,
+    backend: Backend,
+}
+
+struct EventHandle {
+    handle: *mut grcuda_event,
+    backend: Backend,
+}
+
+struct Memory {
+    handle: *mut grcuda_memory,
+    backend: Backend,
+    kind: u32,
+    address: usize,
+    /// Addressable bytes from `address`: the size, or twice it for rings.
+    span: usize,
+}
+
+impl Memory {
+    /// Whether kernels and memsets on a `backend` stream may use it: on CUDA only device memory.
+    fn device_accessible(&self, backend: Backend) -> bool {
+        self.backend == backend
+            && (backend == Backend::Simulated || matches!(self.kind, GRCUDA_MEMORY_DEVICE | GRCUDA_MEMORY_DEVICE_RING))
+    }
+}
+
+struct BufferHandle {
+    handle: *mut grcuda_buffer,
+    backend: Backend,
+    ring_items: usize,
+    item_size: usize,
+    readers: usize,
+}
+
+struct BlockHandle {
+    handle: *mut grcuda_block,
+    backend: Backend,
+    inputs: usize,
+    outputs: usize,
+}
+
+/// How many live objects of each kind the fuzzer keeps at most.
+const POOL: usize = 6;
+
+/// The statuses a call may return beyond OK, INVALID_ARGUMENT and OUT_OF_MEMORY.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Simulated objects only: nothing else.
+    Simulated,
+    /// A call that may reach the CUDA driver: any failure but PANIC and NOT_READY.
+    Cuda,
+    /// Device enumeration: NO_DRIVER, NO_DEVICE and, with a driver, any failure.
+    DeviceLookup,
+    /// grcuda_event_query: NOT_READY too.
+    Query(bool),
+}
+
+struct Fuzzer {
+    rng: Rng,
+    seed: u64,
+    call: u64,
+    devices: Vec<Device>,
+    /// One device per backend that stays open: the one to synchronise before freeing memory.
+    anchors: Vec<Device>,
+    streams: Vec<StreamHandle>,
+    events: Vec<EventHandle>,
+    memories: Vec<Memory>,
+    buffers: Vec<BufferHandle>,
+    blocks: Vec<BlockHandle>,
+    calls_by_function: BTreeMap<&'static str, u64>,
+    statuses: BTreeMap<&'static str, u64>,
+    /// Successful calls by function, for the summary.
+    successes: BTreeMap<&'static str, u64>,
+    sentinel: String,
+    /// Print every checked call (GRCUDA_FUZZ_TRACE=1), to see what a replayed run does.
+    trace: bool,
+}
+
+fn status_name(status: grcuda_status) -> &'static str {
+    unsafe { CStr::from_ptr(grcuda_status_name(status as i32)) }.to_str().unwrap()
+}
+
+fn last_error() -> Option<String> {
+    let message = grcuda_last_error_message();
+    (!message.is_null()).then(|| unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned())
+}
+
+impl Fuzzer {
+    fn new(seed: u64) -> Fuzzer {
+        let mut fuzzer = Fuzzer {
+            rng: Rng(seed),
+            seed,
+            call: 0,
+            devices: Vec::new(),
+            anchors: Vec::new(),
+            streams: Vec::new(),
+            events: Vec::new(),
+            memories: Vec::new(),
+            buffers: Vec::new(),
+            blocks: Vec::new(),
+            calls_by_function: BTreeMap::new(),
+            statuses: BTreeMap::new(),
+            successes: BTreeMap::new(),
+            sentinel: String::new(),
+            trace: std::env::var_os(TRACE_ENV).is_some(),
+        };
+        let mut count = 0;
+        let _ = grcuda_device_count(SENTINEL_BACKEND, &mut count);
+        fuzzer.sentinel = last_error().unwrap();
+        // The anchors: the simulated device, and the default one (CUDA where there is a GPU).
+        for backend in [GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_AUTO] {
+            let mut handle = null_mut();
+            if grcuda_device_open(0, backend, &mut handle) == grcuda_status::GRCUDA_STATUS_OK {
+                let backend = backend_of(handle);
+                if fuzzer.anchors.iter().any(|a| a.backend == backend) {
+                    grcuda_device_free(handle);
+                } else {
+                    fuzzer.anchors.push(Device { handle, backend });
+                }
+            }
+        }
+        fuzzer
+    }
+
+    /// Sets the sentinel message, so that a failed call that forgets its message shows.
+    fn arm(&mut self) {
+        let mut count = 0;
+        let _ = grcuda_device_count(SENTINEL_BACKEND, &mut count);
+    }
+
+    /// Checks a call's status and the last-error message; returns whether it succeeded.
+    fn check(&mut self, function: &'static str, status: grcuda_status, scope: Scope, describe: impl Fn() -> String) -> bool {
+        use grcuda_status::*;
+        *self.calls_by_function.entry(function).or_default() += 1;
+        *self.statuses.entry(status_name(status)).or_default() += 1;
+        if status == GRCUDA_STATUS_OK {
+            *self.successes.entry(function).or_default() += 1;
+        }
+        let allowed = match status {
+            GRCUDA_STATUS_OK | GRCUDA_STATUS_INVALID_ARGUMENT | GRCUDA_STATUS_OUT_OF_MEMORY => true,
+            GRCUDA_STATUS_PANIC => false,
+            GRCUDA_STATUS_NOT_READY => scope == Scope::Query(true),
+            GRCUDA_STATUS_NO_DRIVER | GRCUDA_STATUS_NO_DEVICE => scope == Scope::DeviceLookup,
+            _ => matches!(scope, Scope::Cuda | Scope::DeviceLookup | Scope::Query(true)),
+        };
+        let traced = self.trace.then(|| {
+            let arguments = describe();
+            eprintln!("{} {function}({arguments}) -> {}", self.call, status_name(status));
+            arguments
+        });
+        let message = last_error();
+        let failed = !matches!(status, GRCUDA_STATUS_OK | GRCUDA_STATUS_NOT_READY);
+        let problem = if !allowed {
+            Some(format!("returned {}, which it must not", status_name(status)))
+        } else if failed {
+            match &message {
+                None => Some("failed without a last-error message".to_string()),
+                Some(m) if *m == self.sentinel => Some("failed without setting its own last-error message".to_string()),
+                Some(m) if !m.starts_with("grcuda: ") || m.len() < 16 => Some(format!("failed with the message {m:?}")),
+                Some(_) if scope == Scope::Simulated && grcuda_last_cuda_result() != 0 => {
+                    Some(format!("failed on the simulated backend with CUresult {}", grcuda_last_cuda_result()))
+                }
+                _ => None,
+            }
+        } else if message.as_deref() != Some(self.sentinel.as_str()) {
+            Some(format!("succeeded but changed the last-error message to {message:?}"))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            let arguments = traced.unwrap_or_else(describe);
+            self.fail(&format!("{function}({arguments}) {problem}; last error: {message:?}"));
+        }
+        !failed
+    }
+
+    fn fail(&self, problem: &str) -> ! {
+        panic!(
+            "step {} (seed {:#x}): {problem}\nreplay: {SEED_ENV}={:#x} {CALLS_ENV}={}",
+            self.call,
+            self.seed,
+            self.seed,
+            self.call + 1
+        );
+    }
+
+    /// Fails unless `cleared` when the call failed.
+    fn check_cleared(&self, function: &str, succeeded: bool, cleared: bool) {
+        if !succeeded && !cleared {
+            self.fail(&format!("{function} failed but left its out-parameter uncleared"));
+        }
+    }
+
+    // ---- argument choice ----
+
+    fn device(&mut self) -> (*const grcuda_device, Option<Backend>) {
+        let live = self.devices.len() + self.anchors.len();
+        if live == 0 || self.rng.percent(8) {
+            return (null(), None);
+        }
+        let index = self.rng.below(live);
+        let device = if index < self.devices.len() { &self.devices[index] } else { &self.anchors[index - self.devices.len()] };
+        (device.handle, Some(device.backend))
+    }
+
+    /// A stream: NULL, a stream handle, or a block's stream.
+    fn stream(&mut self) -> (*const grcuda_stream, Option<Backend>) {
+        let live = self.streams.len() + self.blocks.len();
+        if live == 0 || self.rng.percent(8) {
+            return (null(), None);
+        }
+        let index = self.rng.below(live);
+        if index < self.streams.len() {
+            (self.streams[index].handle, Some(self.streams[index].backend))
+        } else {
+            let block = &self.blocks[index - self.streams.len()];
+            (grcuda_block_stream(block.handle), Some(block.backend))
+        }
+    }
+
+    fn event(&mut self) -> (*const grcuda_event, Option<Backend>) {
+        if self.events.is_empty() || self.rng.percent(8) {
+            return (null(), None);
+        }
+        let event = &self.events[self.rng.below(self.events.len())];
+        (event.handle, Some(event.backend))
+    }
+
+    fn buffer(&mut self) -> Option<usize> {
+        (!self.buffers.is_empty() && !self.rng.percent(8)).then(|| self.rng.below(self.buffers.len()))
+    }
+
+    fn buffer_handle(&self, index: Option<usize>) -> *mut grcuda_buffer {
+        index.map_or(null_mut(), |i| self.buffers[i].handle)
+    }
+
+    fn block(&mut self) -> Option<usize> {
+        (!self.blocks.is_empty() && !self.rng.percent(8)).then(|| self.rng.below(self.blocks.len()))
+    }
+
+    fn block_handle(&self, index: Option<usize>) -> *mut grcuda_block {
+        index.map_or(null_mut(), |i| self.blocks[i].handle)
+    }
+
+    /// An address with `bytes` valid bytes in memory that `accessible` accepts, aligned to
+    /// `align` (or, sometimes, misaligned by a byte); NULL sometimes, or when nothing fits.
+    fn address(&mut self, bytes: usize, align: usize, accessible: impl Fn(&Memory) -> bool) -> usize {
+        if self.rng.percent(5) {
+            return 0;
+        }
+        let misaligned = align > 1 && self.rng.percent(3);
+        let needed = bytes + if misaligned { align } else { 0 };
+        let fitting: Vec<usize> =
+            (0..self.memories.len()).filter(|&i| accessible(&self.memories[i]) && self.memories[i].span >= needed).collect();
+        if fitting.is_empty() {
+            return 0;
+        }
+        let memory = &self.memories[fitting[self.rng.below(fitting.len())]];
+        // Offsets near the start, so that two arrays from one memory often overlap.
+        let room = (memory.span - needed) / align;
+        let slot = if self.rng.percent(50) { self.rng.below(room.min(64) + 1) } else { self.rng.below(room + 1) };
+        memory.address + slot * align + if misaligned { self.rng.range(1, align - 1) } else { 0 }
+    }
+
+    /// An array of `count` items of `item` bytes for a kernel on a `backend` stream, or, when
+    /// `count` cannot be valid, any address (the library must reject the count before using it).
+    fn array(&mut self, backend: Option<Backend>, count: usize, item: usize) -> usize {
+        let backend = backend.unwrap_or(Backend::Simulated);
+        match count.checked_mul(item) {
+            Some(bytes) if bytes <= MAX_ITEMS * 16 => self.address(bytes, item, |m| m.device_accessible(backend)),
+            _ => self.address(item, item, |m| m.device_accessible(backend)),
+        }
+    }
+
+    /// A count of items for a kernel: mostly small, sometimes 0 or impossible.
+    fn count(&mut self) -> usize {
+        match self.rng.below(20) {
+            0 => 0,
+            1 => self.rng.huge(),
+            2..=9 => self.rng.range(1, 16),
+            _ => self.rng.range(1, MAX_ITEMS),
+        }
+    }
+
+    /// A list of `length` addresses as C passes `const void *const *`, or NULL.
+    fn address_list(&mut self, backend: Option<Backend>, length: usize, bytes_each: usize, align: usize) -> Vec<*const c_void> {
+        let backend = backend.unwrap_or(Backend::Simulated);
+        (0..length)
+            .map(|_| {
+                let bytes = if bytes_each <= MAX_ITEMS * 16 { bytes_each } else { align };
+                self.address(bytes, align, |m| m.device_accessible(backend)) as *const c_void
+            })
+            .collect()
+    }
+
+    /// A pointer to `list` with a count the caller may legally pass: at most its length, or
+    /// any count with NULL.
+    fn list_argument<T>(&mut self, list: &[T]) -> (*const T, usize) {
+        match self.rng.below(12) {
+            0 => (null(), self.rng.index(4)),
+            1 => (null(), 0),
+            2 | 3 => (list.as_ptr(), self.rng.range(0, list.len())),
+            _ => (list.as_ptr(), list.len()),
+        }
+    }
+
+    // ---- bookkeeping ----
+
+    /// Waits for every CUDA stream (before CUDA memory is freed: pending kernels may use it).
+    fn quiesce(&mut self, backend: Backend) {
+        if backend == Backend::Simulated {
+            return;
+        }
+        if let Some(anchor) = self.anchors.iter().find(|a| a.backend == Backend::Cuda) {
+            let handle = anchor.handle;
+            self.arm();
+            let status = grcuda_device_synchronize(handle);
+            self.check("grcuda_device_synchronize", status, Scope::Cuda, || "the CUDA anchor".into());
+        }
+    }
+
+    fn free_memory_at(&mut self, index: usize) {
+        let memory = self.memories.swap_remove(index);
+        self.quiesce(memory.backend);
+        grcuda_memory_free(memory.handle);
+        self.count_call("grcuda_memory_free");
+    }
+
+    fn count_call(&mut self, function: &'static str) {
+        *self.calls_by_function.entry(function).or_default() += 1;
+    }
+
+    // ---- the calls ----
+
+    fn step(&mut self) {
+        self.arm();
+        match self.rng.below(100) {
+            0..=2 => self.device_call(),
+            3..=9 => self.stream_call(),
+            10..=14 => self.event_call(),
+            15..=21 => self.memory_call(),
+            22..=49 => self.buffer_call(),
+            50..=61 => self.block_call(),
+            62..=93 => self.kernel_call(),
+            _ => self.status_call(),
+        }
+        self.call += 1;
+    }
+
+    fn device_call(&mut self) {
+        match self.rng.below(7) {
+            0 | 1 => {
+                let ordinal = match self.rng.below(6) {
+                    0 => -(self.rng.range(1, 3) as i32),
+                    1 => self.rng.pick(&[1, 2, 4096, i32::MAX, i32::MIN]),
+                    _ => 0,
+                };
+                let backend = self.rng.enum_value(&[GRCUDA_BACKEND_AUTO, GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_CUDA]);
+                let scope = Scope::DeviceLookup;
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_device>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let status = grcuda_device_open(ordinal, backend, out);
+                let ok = self.check("grcuda_device_open", status, scope, || format!("{ordinal}, {backend}, null_out {null_out}"));
+                self.check_cleared("grcuda_device_open", ok, null_out || handle.is_null());
+                if ok {
+                    if self.devices.len() >= POOL {
+                        let old = self.devices.swap_remove(self.rng.below(POOL));
+                        grcuda_device_free(old.handle);
+                        self.count_call("grcuda_device_free");
+                    }
+                    let backend = backend_of(handle);
+                    self.devices.push(Device { handle, backend });
+                }
+            }
+            2 => {
+                if !self.devices.is_empty() {
+                    let device = self.devices.swap_remove(self.rng.below(self.devices.len()));
+                    grcuda_device_free(device.handle);
+                } else {
+                    grcuda_device_free(null_mut());
+                }
+                self.count_call("grcuda_device_free");
+            }
+            3 => {
+                let backend = self.rng.enum_value(&[GRCUDA_BACKEND_AUTO, GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_CUDA]);
+                let mut count = -77i32;
+                let status = grcuda_device_count(backend, &mut count);
+                let ok = self.check("grcuda_device_count", status, Scope::DeviceLookup, || format!("{backend}"));
+                self.check_cleared("grcuda_device_count", ok, count == 0);
+                if ok && count < 0 {
+                    self.fail(&format!("grcuda_device_count({backend}) gave {count}"));
+                }
+            }
+            4 => {
+                let (device, backend) = self.device();
+                let null_out = self.rng.percent(5);
+                let mut info: grcuda_device_info = unsafe { std::mem::zeroed() };
+                info.backend = 0x5a5a;
+                info.name[0] = 0x5a;
+                info.total_memory = u64::MAX;
+                let out = if null_out { null_mut() } else { &mut info as *mut _ };
+                let status = grcuda_device_get_info(device, out);
+                let ok = self.check("grcuda_device_get_info", status, scope_of(backend), || format!("{device:?}"));
+                self.check_cleared("grcuda_device_get_info", ok, null_out || (info.backend == 0 && info.name[0] == 0 && info.total_memory == 0));
+                if ok && info.backend != GRCUDA_BACKEND_SIMULATED && info.backend != GRCUDA_BACKEND_CUDA {
+                    self.fail("grcuda_device_get_info gave an unknown backend");
+                }
+            }
+            5 => {
+                let (device, backend) = self.device();
+                let null_out = self.rng.percent(5);
+                let mut bytes = GARBAGE as u64;
+                let out = if null_out { null_mut() } else { &mut bytes as *mut _ };
+                let status = grcuda_device_free_memory(device, out);
+                let ok = self.check("grcuda_device_free_memory", status, scope_of(backend), || format!("{device:?}"));
+                self.check_cleared("grcuda_device_free_memory", ok, null_out || bytes == 0);
+            }
+            _ => {
+                let (device, backend) = self.device();
+                let status = grcuda_device_synchronize(device);
+                self.check("grcuda_device_synchronize", status, scope_of(backend), || format!("{device:?}"));
+            }
+        }
+    }
+
+    fn stream_call(&mut self) {
+        match self.rng.below(8) {
+            0 => {
+                let (device, backend) = self.device();
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_stream>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let status = grcuda_stream_new(device, out);
+                let ok = self.check("grcuda_stream_new", status, scope_of(backend), || format!("{device:?}, null_out {null_out}"));
+                self.check_cleared("grcuda_stream_new", ok, null_out || handle.is_null());
+                if ok {
+                    if self.streams.len() >= POOL {
+                        let index = self.rng.below(POOL);
+                        self.free_stream(index);
+                    }
+                    self.streams.push(StreamHandle { handle, backend: backend.unwrap() });
+                }
+            }
+            1 => {
+                if self.streams.is_empty() {
+                    grcuda_stream_free(null_mut());
+                    self.count_call("grcuda_stream_free");
+                } else {
+                    let index = self.rng.below(self.streams.len());
+                    self.free_stream(index);
+                }
+            }
+            2 => {
+                let (stream, backend) = self.stream();
+                let handle = grcuda_stream_handle(stream);
+                self.count_call("grcuda_stream_handle");
+                if handle != 0 && backend != Some(Backend::Cuda) {
+                    self.fail(&format!("grcuda_stream_handle gave {handle:#x} for a stream without a CUDA stream"));
+                }
+            }
+            3 => {
+                let (stream, backend) = self.stream();
+                let status = grcuda_stream_synchronize(stream);
+                self.check("grcuda_stream_synchronize", status, scope_of(backend), || format!("{stream:?}"));
+            }
+            4 => {
+                let (stream, stream_backend) = self.stream();
+                let (event, event_backend) = self.event();
+                let status = grcuda_stream_wait_event(stream, event);
+                self.check("grcuda_stream_wait_event", status, scope_of2(stream_backend, event_backend), || format!("{stream:?}, {event:?}"));
+            }
+            5 | 6 => {
+                let (stream, backend) = self.stream();
+                let huge = self.rng.percent(5);
+                let bytes = if huge { self.rng.huge() } else { self.count() % (MAX_ITEMS * 4) };
+                let any = |m: &Memory| Some(m.backend) == backend || backend.is_none();
+                let size = if huge { 1 } else { bytes };
+                let destination = self.address(size, 1, any);
+                let source = self.address(size, 1, any);
+                let status = grcuda_stream_copy_async(stream, destination as *mut c_void, source as *const c_void, bytes);
+                self.check("grcuda_stream_copy_async", status, scope_of(backend), || format!("{stream:?}, {destination:#x}, {source:#x}, {bytes}"));
+            }
+            _ => {
+                let (stream, backend) = self.stream();
+                let huge = self.rng.percent(5);
+                let bytes = if huge { self.rng.huge() } else { self.count() % (MAX_ITEMS * 4) };
+                let value = self.rng.next() as u8;
+                let destination = self.array(backend, if huge { 1 } else { bytes }, 1);
+                let status = grcuda_stream_memset_async(stream, destination as *mut c_void, value, bytes);
+                self.check("grcuda_stream_memset_async", status, scope_of(backend), || format!("{stream:?}, {destination:#x}, {value}, {bytes}"));
+            }
+        }
+    }
+
+    fn free_stream(&mut self, index: usize) {
+        let stream = self.streams.swap_remove(index);
+        grcuda_stream_free(stream.handle);
+        self.count_call("grcuda_stream_free");
+    }
+
+    fn event_call(&mut self) {
+        match self.rng.below(6) {
+            0 => {
+                let (device, backend) = self.device();
+                let mode = self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK]);
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_event>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let status = grcuda_event_new(device, mode, out);
+                let ok = self.check("grcuda_event_new", status, scope_of(backend), || format!("{device:?}, {mode}, null_out {null_out}"));
+                self.check_cleared("grcuda_event_new", ok, null_out || handle.is_null());
+                if ok {
+                    if self.events.len() >= POOL {
+                        let old = self.events.swap_remove(self.rng.below(POOL));
+                        grcuda_event_free(old.handle);
+                        self.count_call("grcuda_event_free");
+                    }
+                    self.events.push(EventHandle { handle, backend: backend.unwrap() });
+                }
+            }
+            1 => {
+                if self.events.is_empty() {
+                    grcuda_event_free(null_mut());
+                } else {
+                    let event = self.events.swap_remove(self.rng.below(self.events.len()));
+                    grcuda_event_free(event.handle);
+                }
+                self.count_call("grcuda_event_free");
+            }
+            2 | 3 => {
+                let (event, event_backend) = self.event();
+                let (stream, stream_backend) = self.stream();
+                let status = grcuda_event_record(event, stream);
+                self.check("grcuda_event_record", status, scope_of2(event_backend, stream_backend), || format!("{event:?}, {stream:?}"));
+            }
+            4 => {
+                let (event, backend) = self.event();
+                let status = grcuda_event_synchronize(event);
+                self.check("grcuda_event_synchronize", status, scope_of(backend), || format!("{event:?}"));
+            }
+            _ => {
+                let (event, backend) = self.event();
+                let status = grcuda_event_query(event);
+                let scope = Scope::Query(backend == Some(Backend::Cuda));
+                self.check("grcuda_event_query", status, scope, || format!("{event:?}"));
+            }
+        }
+    }
+
+    fn memory_call(&mut self) {
+        match self.rng.below(7) {
+            0..=2 => {
+                let (device, backend) = self.device();
+                let kind = self.rng.enum_value(&[
+                    GRCUDA_MEMORY_DEVICE,
+                    GRCUDA_MEMORY_PINNED_HOST,
+                    GRCUDA_MEMORY_DEVICE_RING,
+                    GRCUDA_MEMORY_HOST_RING,
+                ]);
+                let bytes = match self.rng.below(20) {
+                    0 => 0,
+                    1 => self.rng.huge(),
+                    2 => self.rng.pick(&[usize::MAX / 2, 1 << 40, 1 << 50]),
+                    3 => self.rng.range(1 << 20, 64 << 20),
+                    _ => self.rng.range(1, 256 << 10),
+                };
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_memory>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let status = grcuda_memory_new(device, kind, bytes, out);
+                let ok = self.check("grcuda_memory_new", status, scope_of(backend), || format!("{device:?}, {kind}, {bytes}, null_out {null_out}"));
+                self.check_cleared("grcuda_memory_new", ok, null_out || handle.is_null());
+                if ok {
+                    let address = grcuda_memory_address(handle) as usize;
+                    let size = grcuda_memory_size(handle);
+                    self.count_call("grcuda_memory_address");
+                    self.count_call("grcuda_memory_size");
+                    if address == 0 || size < bytes {
+                        self.fail(&format!("grcuda_memory_new({kind}, {bytes}) gave {size} bytes at {address:#x}"));
+                    }
+                    let ring = matches!(kind, GRCUDA_MEMORY_DEVICE_RING | GRCUDA_MEMORY_HOST_RING);
+                    if self.memories.len() >= POOL {
+                        let index = self.rng.below(POOL);
+                        self.free_memory_at(index);
+                    }
+                    let span = if ring { 2 * size } else { size };
+                    self.memories.push(Memory { handle, backend: backend.unwrap(), kind, address, span });
+                }
+            }
+            3 | 4 => {
+                if self.memories.is_empty() {
+                    grcuda_memory_free(null_mut());
+                    self.count_call("grcuda_memory_free");
+                } else {
+                    let index = self.rng.below(self.memories.len());
+                    self.free_memory_at(index);
+                }
+            }
+            _ => {
+                let (handle, expected) = if self.memories.is_empty() || self.rng.percent(20) {
+                    (null_mut(), (0, 0))
+                } else {
+                    let memory = &self.memories[self.rng.below(self.memories.len())];
+                    let ring = matches!(memory.kind, GRCUDA_MEMORY_DEVICE_RING | GRCUDA_MEMORY_HOST_RING);
+                    (memory.handle, (memory.address, if ring { memory.span / 2 } else { memory.span }))
+                };
+                let address = grcuda_memory_address(handle) as usize;
+                let size = grcuda_memory_size(handle);
+                self.count_call("grcuda_memory_address");
+                self.count_call("grcuda_memory_size");
+                if (address, size) != expected {
+                    self.fail(&format!("memory {handle:?}: address {address:#x} and size {size}, expected {expected:?}"));
+                }
+            }
+        }
+    }
+
+    fn buffer_call(&mut self) {
+        let choice = self.rng.below(17);
+        if choice == 0 {
+            return self.new_buffer();
+        }
+        if choice == 1 {
+            if self.buffers.is_empty() {
+                grcuda_buffer_free(null_mut());
+            } else {
+                let buffer = self.buffers.swap_remove(self.rng.below(self.buffers.len()));
+                grcuda_buffer_free(buffer.handle);
+            }
+            return self.count_call("grcuda_buffer_free");
+        }
+        let index = self.buffer();
+        let buffer = self.buffer_handle(index);
+        let backend = index.map(|i| self.buffers[i].backend);
+        let scope = scope_of(backend);
+        let ring_items = index.map_or(4096, |i| self.buffers[i].ring_items);
+        let readers = index.map_or(2, |i| self.buffers[i].readers);
+        match choice {
+            2 => {
+                let items = grcuda_buffer_ring_items(buffer);
+                let item_size = grcuda_buffer_item_size(buffer);
+                self.count_call("grcuda_buffer_ring_items");
+                self.count_call("grcuda_buffer_item_size");
+                let expected = index.map_or((0, 0), |i| (self.buffers[i].ring_items, self.buffers[i].item_size));
+                if (items, item_size) != expected {
+                    self.fail(&format!("buffer {buffer:?}: {items} items of {item_size} bytes, expected {expected:?}"));
+                }
+            }
+            3 => {
+                let transfer = self.rng.enum_value(&[
+                    GRCUDA_TRANSFER_HOST_TO_DEVICE,
+                    GRCUDA_TRANSFER_DEVICE_TO_HOST,
+                    GRCUDA_TRANSFER_DEVICE_TO_DEVICE,
+                ]);
+                let status = grcuda_buffer_set_transfer_type(buffer, transfer);
+                self.check("grcuda_buffer_set_transfer_type", status, scope, || format!("{buffer:?}, {transfer}"));
+            }
+            4 => {
+                let (stream, stream_backend) = self.stream();
+                let status = grcuda_buffer_set_writer_stream(buffer, stream);
+                self.check("grcuda_buffer_set_writer_stream", status, scope_of2(backend, stream_backend), || format!("{buffer:?}, {stream:?}"));
+            }
+            5 => {
+                let (stream, stream_backend) = self.stream();
+                let null_out = self.rng.percent(5);
+                let mut reader = GARBAGE;
+                let out = if null_out { null_mut() } else { &mut reader as *mut _ };
+                let status = grcuda_buffer_add_reader(buffer, stream, out);
+                let ok = self.check("grcuda_buffer_add_reader", status, scope_of2(backend, stream_backend), || format!("{buffer:?}, {stream:?}"));
+                self.check_cleared("grcuda_buffer_add_reader", ok, null_out || reader == 0);
+                if ok {
+                    let i = index.unwrap();
+                    if reader != self.buffers[i].readers {
+                        self.fail(&format!("grcuda_buffer_add_reader gave reader {reader}, expected {}", self.buffers[i].readers));
+                    }
+                    self.buffers[i].readers += 1;
+                }
+            }
+            6 => {
+                let (stream, stream_backend) = self.stream();
+                let reader = self.rng.index(readers);
+                let status = grcuda_buffer_set_reader_stream(buffer, reader, stream);
+                self.check("grcuda_buffer_set_reader_stream", status, scope_of2(backend, stream_backend), || format!("{buffer:?}, {reader}, {stream:?}"));
+            }
+            7 | 8 => {
+                let item = self.rng.index(ring_items);
+                let null_out = self.rng.percent(5);
+                let writer = choice == 7;
+                let mut pointer = garbage::<c_void>();
+                let out = if null_out { null_mut() } else { &mut pointer as *mut _ };
+                let (function, status) = if writer {
+                    ("grcuda_buffer_writer_pointer", grcuda_buffer_writer_pointer(buffer, item, out))
+                } else {
+                    ("grcuda_buffer_reader_pointer", grcuda_buffer_reader_pointer(buffer, item, out.cast()))
+                };
+                let ok = self.check(function, status, scope, || format!("{buffer:?}, {item}"));
+                self.check_cleared(function, ok, null_out || pointer.is_null());
+                if ok && pointer.is_null() {
+                    self.fail(&format!("{function} succeeded with NULL"));
+                }
+            }
+            9 | 10 => {
+                let item = self.rng.index(ring_items);
+                let nitems = self.rng.span(ring_items);
+                let status = grcuda_buffer_begin_write(buffer, item, nitems);
+                self.check("grcuda_buffer_begin_write", status, scope, || format!("{buffer:?}, {item}, {nitems}"));
+            }
+            11 | 12 => {
+                let item = self.rng.index(ring_items);
+                let nitems = self.rng.span(ring_items);
+                let status = grcuda_buffer_post_work(buffer, item, nitems);
+                self.check("grcuda_buffer_post_work", status, scope, || format!("{buffer:?}, {item}, {nitems}"));
+            }
+            13 => {
+                let reader = self.rng.index(readers);
+                let item = self.rng.index(ring_items);
+                let nitems = self.rng.index(ring_items);
+                let status = grcuda_buffer_consume(buffer, reader, item, nitems);
+                self.check("grcuda_buffer_consume", status, scope, || format!("{buffer:?}, {reader}, {item}, {nitems}"));
+            }
+            14 => {
+                let item = self.rng.index(ring_items);
+                let nitems = self.rng.index(ring_items);
+                let status = grcuda_buffer_wait_published(buffer, item, nitems);
+                self.check("grcuda_buffer_wait_published", status, scope, || format!("{buffer:?}, {item}, {nitems}"));
+            }
+            15 => {
+                let item = self.rng.index(ring_items);
+                let nitems = self.rng.index(ring_items);
+                let null_out = self.rng.percent(5);
+                let mut published = GARBAGE;
+                let out = if null_out { null_mut() } else { &mut published as *mut _ };
+                let status = grcuda_buffer_published_items(buffer, item, nitems, out);
+                let ok = self.check("grcuda_buffer_published_items", status, scope, || format!("{buffer:?}, {item}, {nitems}"));
+                self.check_cleared("grcuda_buffer_published_items", ok, null_out || published == 0);
+                if ok && published > nitems {
+                    self.fail(&format!("grcuda_buffer_published_items gave {published} of {nitems}"));
+                }
+            }
+            _ => {
+                let status = grcuda_buffer_synchronize(buffer);
+                self.check("grcuda_buffer_synchronize", status, scope, || format!("{buffer:?}"));
+            }
+        }
+    }
+
+    fn new_buffer(&mut self) {
+        let (device, backend) = self.device();
+        let item_size = match self.rng.below(12) {
+            0 => 0,
+            1 => self.rng.huge(),
+            2 => self.rng.pick(&[3, 12, 24, 4096]),
+            _ => self.rng.pick(&[1, 2, 4, 8, 16]),
+        };
+        let min_items = match self.rng.below(12) {
+            0 => 0,
+            1 => self.rng.huge(),
+            2 => self.rng.pick(&[1 << 32, usize::MAX / 8, 1 << 28]),
+            _ => self.rng.range(1, 20_000),
+        };
+        let mode = self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK]);
+        let null_out = self.rng.percent(5);
+        let mut handle = garbage::<grcuda_buffer>();
+        let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+        let status = grcuda_buffer_new(device, item_size, min_items, mode, out);
+        let ok = self.check("grcuda_buffer_new", status, scope_of(backend), || format!("{device:?}, {item_size}, {min_items}, {mode}"));
+        self.check_cleared("grcuda_buffer_new", ok, null_out || handle.is_null());
+        if ok {
+            let ring_items = grcuda_buffer_ring_items(handle);
+            if ring_items < min_items || ring_items == 0 {
+                self.fail(&format!("grcuda_buffer_new({item_size}, {min_items}) made a ring of {ring_items} items"));
+            }
+            if self.buffers.len() >= POOL {
+                let old = self.buffers.swap_remove(self.rng.below(POOL));
+                grcuda_buffer_free(old.handle);
+                self.count_call("grcuda_buffer_free");
+            }
+            self.buffers.push(BufferHandle { handle, backend: backend.unwrap(), ring_items, item_size, readers: 0 });
+        }
+    }
+
+    fn block_call(&mut self) {
+        let choice = self.rng.below(12);
+        match choice {
+            0 => {
+                let (device, backend) = self.device();
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_block>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let status = grcuda_block_new(device, out);
+                let ok = self.check("grcuda_block_new", status, scope_of(backend), || format!("{device:?}, null_out {null_out}"));
+                self.check_cleared("grcuda_block_new", ok, null_out || handle.is_null());
+                if ok {
+                    if self.blocks.len() >= POOL {
+                        let index = self.rng.below(POOL);
+                        self.free_block(index);
+                    }
+                    self.blocks.push(BlockHandle { handle, backend: backend.unwrap(), inputs: 0, outputs: 0 });
+                }
+            }
+            1 => {
+                if self.blocks.is_empty() {
+                    grcuda_block_free(null_mut());
+                    self.count_call("grcuda_block_free");
+                } else {
+                    let index = self.rng.below(self.blocks.len());
+                    self.free_block(index);
+                }
+            }
+            2 => {
+                let index = self.block();
+                let stream = grcuda_block_stream(self.block_handle(index));
+                let handle = grcuda_block_stream_handle(self.block_handle(index));
+                self.count_call("grcuda_block_stream");
+                self.count_call("grcuda_block_stream_handle");
+                let backend = index.map(|i| self.blocks[i].backend);
+                if stream.is_null() != index.is_none() || (handle != 0 && backend != Some(Backend::Cuda)) {
+                    self.fail(&format!("block {index:?}: stream {stream:?}, handle {handle:#x}"));
+                }
+            }
+            3 | 4 => {
+                let index = self.block();
+                let buffer_index = self.buffer();
+                let block = self.block_handle(index);
+                let buffer = self.buffer_handle(buffer_index);
+                let scope = scope_of2(index.map(|i| self.blocks[i].backend), buffer_index.map(|i| self.buffers[i].backend));
+                let null_out = self.rng.percent(5);
+                let mut port = GARBAGE;
+                let out = if null_out { null_mut() } else { &mut port as *mut _ };
+                let input = choice == 3;
+                let (function, status) = if input {
+                    ("grcuda_block_attach_input", grcuda_block_attach_input(block, buffer, out))
+                } else {
+                    ("grcuda_block_attach_output", grcuda_block_attach_output(block, buffer, out))
+                };
+                let ok = self.check(function, status, scope, || format!("{block:?}, {buffer:?}"));
+                self.check_cleared(function, ok, null_out || port == 0);
+                if ok {
+                    let (block, buffer) = (index.unwrap(), buffer_index.unwrap());
+                    let expected = if input { self.blocks[block].inputs } else { self.blocks[block].outputs };
+                    if port != expected {
+                        self.fail(&format!("{function} gave port {port}, expected {expected}"));
+                    }
+                    if input {
+                        self.blocks[block].inputs += 1;
+                        self.buffers[buffer].readers += 1;
+                    } else {
+                        self.blocks[block].outputs += 1;
+                    }
+                }
+            }
+            5 => {
+                let index = self.block();
+                let block = self.block_handle(index);
+                let port = self.rng.index(index.map_or(1, |i| self.blocks[i].inputs));
+                let null_out = self.rng.percent(5);
+                let mut reader = GARBAGE;
+                let out = if null_out { null_mut() } else { &mut reader as *mut _ };
+                let status = grcuda_block_input_reader(block, port, out);
+                let ok = self.check("grcuda_block_input_reader", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{block:?}, {port}"));
+                self.check_cleared("grcuda_block_input_reader", ok, null_out || reader == 0);
+            }
+            6..=8 => {
+                let index = self.block();
+                let block = self.block_handle(index);
+                let ports = index.map_or(1, |i| self.blocks[i].outputs);
+                let length = if self.rng.percent(80) { ports } else { self.rng.below(4) };
+                let writes: Vec<grcuda_write_request> = (0..length)
+                    .map(|_| grcuda_write_request { write_index: self.rng.index(4096), max_items: self.rng.index(MAX_ITEMS) })
+                    .collect();
+                let (pointer, count) = self.list_argument(&writes);
+                let status = grcuda_block_begin_work(block, pointer, count);
+                self.check("grcuda_block_begin_work", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{block:?}, {count} of {}", writes.len()));
+            }
+            9 | 10 => {
+                let index = self.block();
+                let block = self.block_handle(index);
+                let ports = index.map_or(1, |i| self.blocks[i].inputs);
+                let length = if self.rng.percent(80) { ports } else { self.rng.below(4) };
+                let consumed: Vec<grcuda_consumption> = (0..length)
+                    .map(|_| grcuda_consumption { read_index: self.rng.index(4096), nitems: self.rng.index(MAX_ITEMS) })
+                    .collect();
+                let (pointer, count) = self.list_argument(&consumed);
+                let status = grcuda_block_end_work(block, pointer, count);
+                self.check("grcuda_block_end_work", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{block:?}, {count} of {}", consumed.len()));
+            }
+            _ => {
+                let index = self.block();
+                let status = grcuda_block_synchronize(self.block_handle(index));
+                self.check("grcuda_block_synchronize", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{index:?}"));
+            }
+        }
+    }
+
+    fn free_block(&mut self, index: usize) {
+        let block = self.blocks.swap_remove(index);
+        grcuda_block_free(block.handle);
+        self.count_call("grcuda_block_free");
+    }
+
+    fn kernel_call(&mut self) {
+        let (stream, backend) = self.stream();
+        let scope = scope_of(backend);
+        let choice = self.rng.below(19);
+        match choice {
+            0 => {
+                let count = self.count();
+                let bytes = if count > MAX_ITEMS { count } else { count * self.rng.pick(&[1, 4, 8]) };
+                let input = self.array(backend, bytes, 1);
+                let output = if self.rng.percent(15) { input } else { self.array(backend, bytes, 1) };
+                let status = grcuda_copy(stream, input as *const c_void, output as *mut c_void, bytes);
+                self.check("grcuda_copy", status, scope, || format!("{input:#x}, {output:#x}, {bytes}"));
+            }
+            1..=4 => {
+                let item = [2, 4, 4, 8][choice - 1];
+                let count = self.count();
+                let input = self.array(backend, count, item);
+                let output = if self.rng.percent(20) { input } else { self.array(backend, count, item) };
+                let (function, status) = match choice {
+                    1 => ("grcuda_multiply_const_ss", grcuda_multiply_const_ss(stream, input as _, output as _, count, self.rng.next() as i16)),
+                    2 => ("grcuda_multiply_const_ii", grcuda_multiply_const_ii(stream, input as _, output as _, count, self.rng.next() as i32)),
+                    3 => ("grcuda_multiply_const_ff", grcuda_multiply_const_ff(stream, input as _, output as _, count, f32::from_bits(self.rng.next() as u32))),
+                    _ => {
+                        let constant = grcuda_complex32 { real: self.rng.below(100) as f32 - 50.0, imag: f32::from_bits(self.rng.next() as u32) };
+                        ("grcuda_multiply_const_cc", grcuda_multiply_const_cc(stream, input as _, output as _, count, constant))
+                    }
+                };
+                self.check(function, status, scope, || format!("{stream:?}, {input:#x}, {output:#x}, {count}"));
+            }
+            5..=8 => {
+                let item = [2, 4, 4, 8][choice - 5];
+                let count = self.count();
+                let length = self.rng.pick(&[0, 1, 2, 3, 16, 17, 20]);
+                let bytes = count.checked_mul(item).unwrap_or(item);
+                let mut inputs = self.address_list(backend, length, bytes, item);
+                let output = if !inputs.is_empty() && self.rng.percent(20) {
+                    inputs[self.rng.below(inputs.len())] as usize
+                } else {
+                    self.array(backend, count, item)
+                };
+                if self.rng.percent(5) && !inputs.is_empty() {
+                    let last = inputs.len() - 1;
+                    inputs[last] = output as *const c_void;
+                }
+                let (list, list_length) = self.list_argument(&inputs);
+                let output = output as *mut c_void;
+                let (function, status) = match choice {
+                    5 => ("grcuda_add_ss", grcuda_add_ss(stream, list, list_length, output, count)),
+                    6 => ("grcuda_add_ii", grcuda_add_ii(stream, list, list_length, output, count)),
+                    7 => ("grcuda_add_ff", grcuda_add_ff(stream, list, list_length, output, count)),
+                    _ => ("grcuda_add_cc", grcuda_add_cc(stream, list, list_length, output, count)),
+                };
+                self.check(function, status, scope, || format!("{stream:?}, {list_length} inputs, {output:?}, {count}"));
+            }
+            9 | 10 => {
+                let count = self.count();
+                let input = self.array(backend, count, 8);
+                let output = if self.rng.percent(10) { input } else { self.array(backend, count, 4) };
+                let (function, status) = if choice == 9 {
+                    ("grcuda_complex_to_mag", grcuda_complex_to_mag(stream, input as _, output as _, count))
+                } else {
+                    ("grcuda_complex_to_mag_squared", grcuda_complex_to_mag_squared(stream, input as _, output as _, count))
+                };
+                self.check(function, status, scope, || format!("{input:#x}, {output:#x}, {count}"));
+            }
+            11 => {
+                let count = self.count();
+                let input = self.array(backend, count, 4);
+                let output = if self.rng.percent(20) { input } else { self.array(backend, count, 4) };
+                let (factor, offset) = (self.rng.below(40) as f32 - 20.0, f32::from_bits(self.rng.next() as u32));
+                let status = grcuda_nlog10_ff(stream, input as _, output as _, count, factor, offset);
+                self.check("grcuda_nlog10_ff", status, scope, || format!("{input:#x}, {output:#x}, {count}"));
+            }
+            12..=14 => {
+                let (length, vectors) = self.shape();
+                let total = length.checked_mul(vectors).filter(|&t| t <= MAX_ITEMS).unwrap_or(usize::MAX);
+                let item = if choice == 14 { 4 } else { 8 };
+                let input = self.array(backend, total, item);
+                let output = if self.rng.percent(15) { input } else { self.array(backend, total, item) };
+                let (function, status) = match choice {
+                    12 => ("grcuda_fft_shift_cc", grcuda_fft_shift_cc(stream, input as _, output as _, length, vectors)),
+                    _ => {
+                        let taps = self.array(backend, if length <= MAX_ITEMS { length } else { usize::MAX }, 4);
+                        if choice == 13 {
+                            ("grcuda_window_cc", grcuda_window_cc(stream, input as _, taps as _, output as _, length, vectors))
+                        } else {
+                            ("grcuda_window_ff", grcuda_window_ff(stream, input as _, taps as _, output as _, length, vectors))
+                        }
+                    }
+                };
+                self.check(function, status, scope, || format!("{input:#x}, {output:#x}, {length} x {vectors}"));
+            }
+            15 | 16 => {
+                let items = match self.rng.below(10) {
+                    0 => 0,
+                    1 => self.rng.huge(),
+                    _ => self.rng.range(1, 64),
+                };
+                let item_size = match self.rng.below(10) {
+                    0 => 0,
+                    1 => self.rng.huge(),
+                    _ => self.rng.pick(&[1, 2, 3, 4, 8, 12, 16]),
+                };
+                let streams = self.rng.pick(&[0, 1, 2, 3, 17]);
+                let stream_bytes = items.checked_mul(item_size).filter(|&b| b <= MAX_ITEMS * 16);
+                let each = stream_bytes.unwrap_or(usize::MAX);
+                let arrays = self.address_list(backend, streams, each, 1);
+                let interleaved_bytes = stream_bytes.and_then(|b| b.checked_mul(streams.max(1))).unwrap_or(usize::MAX);
+                let interleaved = if interleaved_bytes <= MAX_ITEMS * 64 {
+                    self.address(interleaved_bytes, 1, |m| m.device_accessible(backend.unwrap_or(Backend::Simulated)))
+                } else {
+                    self.address(1, 1, |m| m.device_accessible(backend.unwrap_or(Backend::Simulated)))
+                };
+                let (list, count) = self.list_argument(&arrays);
+                let (function, status) = if choice == 15 {
+                    ("grcuda_interleave", grcuda_interleave(stream, list, count, interleaved as _, items, item_size))
+                } else {
+                    ("grcuda_deinterleave", grcuda_deinterleave(stream, interleaved as _, list.cast(), count, items, item_size))
+                };
+                self.check(function, status, scope, || format!("{count} streams, {interleaved:#x}, {items} x {item_size}"));
+            }
+            _ => {
+                let kind = self.rng.enum_value(&[GRCUDA_FFT_FORWARD, GRCUDA_FFT_INVERSE, GRCUDA_FFT_REAL_FORWARD]);
+                let (size, batch) = match self.rng.below(12) {
+                    0 => (0, self.rng.range(0, 2)),
+                    1 => (self.rng.huge(), self.rng.range(1, 2)),
+                    2 => (self.rng.pick(&[1, 8, 64]), self.rng.huge()),
+                    3 => ((1 << 32) + self.rng.below(64), (1 << 32) + self.rng.below(64)),
+                    _ => (self.rng.pick(&[1, 2, 3, 4, 5, 7, 8, 16, 17, 60, 64, 97, 128, 256]), self.rng.range(0, 3)),
+                };
+                let valid = size.checked_mul(batch).filter(|&n| n <= MAX_ITEMS);
+                let input_item = if kind == GRCUDA_FFT_REAL_FORWARD { 4 } else { 8 };
+                let input = self.array(backend, valid.unwrap_or(usize::MAX), input_item);
+                let output_items = valid.map_or(usize::MAX, |_| (if kind == GRCUDA_FFT_REAL_FORWARD { size / 2 + 1 } else { size }) * batch);
+                let output = if self.rng.percent(20) { input } else { self.array(backend, output_items, 8) };
+                let status = grcuda_fft_execute(stream, kind, size, batch, input as _, output as _);
+                self.check("grcuda_fft_execute", status, scope, || format!("{stream:?}, {kind}, {size} x {batch}, {input:#x}, {output:#x}"));
+            }
+        }
+    }
+
+    /// A vector length and count for fft_shift and window: mostly small, sometimes 0 or
+    /// impossible (one of them huge, or a product that overflows).
+    fn shape(&mut self) -> (usize, usize) {
+        match self.rng.below(12) {
+            0 => (0, self.rng.range(0, 3)),
+            1 => (self.rng.range(1, 16), 0),
+            2 => (self.rng.huge(), self.rng.range(0, 2)),
+            3 => (self.rng.range(1, 16), self.rng.huge()),
+            4 => ((1 << 32) + self.rng.below(64), (1 << 32) + self.rng.below(64)),
+            _ => (self.rng.range(1, 64), self.rng.range(1, 16)),
+        }
+    }
+
+    fn status_call(&mut self) {
+        match self.rng.below(4) {
+            0 => {
+                self.count_call("grcuda_abi_version");
+                if grcuda_abi_version() != GRCUDA_ABI_VERSION {
+                    self.fail("grcuda_abi_version differs from the header's");
+                }
+            }
+            1 => {
+                let value = if self.rng.percent(50) { self.rng.range(0, 12) as i32 } else { self.rng.next() as i32 };
+                let name = grcuda_status_name(value);
+                self.count_call("grcuda_status_name");
+                let text = unsafe { CStr::from_ptr(name) }.to_str().unwrap();
+                if !text.starts_with("GRCUDA_STATUS_") {
+                    self.fail(&format!("grcuda_status_name({value}) gave {text:?}"));
+                }
+            }
+            2 => {
+                self.count_call("grcuda_last_error_message");
+                if last_error().as_deref() != Some(self.sentinel.as_str()) {
+                    self.fail("grcuda_last_error_message lost the sentinel message");
+                }
+            }
+            _ => {
+                self.count_call("grcuda_last_cuda_result");
+                let _ = grcuda_last_cuda_result();
+            }
+        }
+    }
+
+    /// Frees everything, CUDA work finished first.
+    fn finish(&mut self) {
+        self.quiesce(Backend::Cuda);
+        for block in self.blocks.drain(..) {
+            grcuda_block_free(block.handle);
+        }
+        for buffer in self.buffers.drain(..) {
+            grcuda_buffer_free(buffer.handle);
+        }
+        for memory in self.memories.drain(..) {
+            grcuda_memory_free(memory.handle);
+        }
+        for event in self.events.drain(..) {
+            grcuda_event_free(event.handle);
+        }
+        for stream in self.streams.drain(..) {
+            grcuda_stream_free(stream.handle);
+        }
+        for device in self.devices.drain(..).chain(self.anchors.drain(..)) {
+            grcuda_device_free(device.handle);
+        }
+    }
+}
+
+fn garbage<T>() -> *mut T {
+    GARBAGE as *mut T
+}
+
+fn backend_of(device: *const grcuda_device) -> Backend {
+    let mut info: grcuda_device_info = unsafe { std::mem::zeroed() };
+    assert_eq!(grcuda_device_get_info(device, &mut info), grcuda_status::GRCUDA_STATUS_OK);
+    if info.backend == GRCUDA_BACKEND_CUDA { Backend::Cuda } else { Backend::Simulated }
+}
+
+fn scope_of(backend: Option<Backend>) -> Scope {
+    if backend == Some(Backend::Cuda) { Scope::Cuda } else { Scope::Simulated }
+}
+
+fn scope_of2(first: Option<Backend>, second: Option<Backend>) -> Scope {
+    if first == Some(Backend::Cuda) || second == Some(Backend::Cuda) { Scope::Cuda } else { Scope::Simulated }
+}
+
+fn simulated_free_memory() -> u64 {
+    let mut device = null_mut();
+    assert_eq!(grcuda_device_open(0, GRCUDA_BACKEND_SIMULATED, &mut device), grcuda_status::GRCUDA_STATUS_OK);
+    let mut bytes = 0;
+    assert_eq!(grcuda_device_free_memory(device, &mut bytes), grcuda_status::GRCUDA_STATUS_OK);
+    grcuda_device_free(device);
+    bytes
+}
+
+fn seed() -> u64 {
+    match std::env::var(SEED_ENV).ok().as_deref() {
+        None | Some("") => DEFAULT_SEED,
+        Some("random") => {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+            now.as_nanos() as u64 ^ u64::from(std::process::id())
+        }
+        Some(text) => {
+            let parsed = match text.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => text.parse(),
+            };
+            parsed.unwrap_or_else(|_| panic!("{SEED_ENV}={text:?} is not a number (decimal or 0x hex) or `random`"))
+        }
+    }
+}
+
+fn calls() -> u64 {
+    match std::env::var(CALLS_ENV).ok().as_deref() {
+        None | Some("") => DEFAULT_CALLS,
+        Some("long") => LONG_CALLS,
+        Some(text) => text.parse().unwrap_or_else(|_| panic!("{CALLS_ENV}={text:?} is not a count or `long`")),
+    }
+}
+
+/// Every function the header declares.
+fn exported_functions() -> Vec<String> {
+    // Built in, so that the check also runs where the source tree is not (the GPU test kit).
+    let header = include_str!("../include/grcuda.h");
+    let mut names: Vec<String> = header
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '('))
+        .filter_map(|word| word.strip_suffix('('))
+        .filter(|name| name.starts_with("grcuda_"))
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn random_calls_keep_the_c_api_contract() {
+    let (seed, calls) = (seed(), calls());
+    // Straight to the stream, past the harness's capture, so every run shows its seed.
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "C API fuzzer: {SEED_ENV}={seed:#x} {CALLS_ENV}={calls}");
+    let free_at_start = simulated_free_memory();
+    let started = Instant::now();
+    let mut fuzzer = Fuzzer::new(seed);
+    while fuzzer.call < calls {
+        fuzzer.step();
+    }
+    fuzzer.finish();
+    let elapsed = started.elapsed();
+    // This test is alone in its binary: with every handle freed, so is all simulated memory.
+    assert_eq!(simulated_free_memory(), free_at_start, "simulated device memory leaked (seed {seed:#x}, {calls} calls)");
+    let total: u64 = fuzzer.calls_by_function.values().sum();
+    let _ = writeln!(
+        std::io::stderr(),
+        "C API fuzzer: {} steps, {total} calls to {} functions in {elapsed:.2?}; statuses {:?}",
+        fuzzer.call,
+        fuzzer.calls_by_function.len(),
+        fuzzer.statuses
+    );
+    if fuzzer.trace {
+        for (function, count) in &fuzzer.calls_by_function {
+            let successes = fuzzer.successes.get(function).copied().unwrap_or(0);
+            let _ = writeln!(std::io::stderr(), "{function:32} {count:8} calls {successes:8} OK");
+        }
+    }
+    if calls >= 100_000 {
+        let missed: Vec<String> =
+            exported_functions().into_iter().filter(|f| !fuzzer.calls_by_function.contains_key(f.as_str())).collect();
+        assert!(missed.is_empty(), "the fuzzer never called {missed:?}");
+    }
+}
