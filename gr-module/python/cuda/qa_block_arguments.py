@@ -23,6 +23,7 @@ from gnuradio import analog, blocks, gr, gr_unittest
 from gnuradio import fft as gr_fft
 
 from gnuradio import cuda
+from qa_support import flowgraph_test
 
 NAN, INF = math.nan, math.inf
 INT_MAX = 2**31 - 1
@@ -271,7 +272,9 @@ def cupy_good_arguments():
     return makes
 
 
-class qa_block_arguments(gr_unittest.TestCase):
+class qa_block_arguments(flowgraph_test):
+    time_limit = 120  # seconds per test: a refusal must never hang
+
     def check_refused(self, cases):
         for block, argument, fragment, make, error in cases:
             with self.subTest(block=block, argument=argument, fragment=fragment):
