@@ -111,6 +111,12 @@
 #define GRCUDA_HOST_WAIT_BLOCK 1
 
 /**
+ * Host waits poll for 50 us, then sleep in the driver: short waits answer at once, long
+ * ones (a GPU-bound flowgraph's) free the core.
+ */
+#define GRCUDA_HOST_WAIT_ADAPTIVE 2
+
+/**
  * FFT kind: complex to complex, e^(-2πi·jk/size).
  */
 #define GRCUDA_FFT_FORWARD 0
@@ -569,7 +575,7 @@ enum grcuda_status grcuda_device_free_memory(const struct grcuda_device *device,
 GRCUDA_MUST_USE enum grcuda_status grcuda_device_synchronize(const struct grcuda_device *device);
 
 /**
- * Creates an event whose host waits spin or sleep (GRCUDA_HOST_WAIT_*).
+ * Creates an event whose host waits spin, sleep or both (GRCUDA_HOST_WAIT_*).
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_event_new(const struct grcuda_device *device,

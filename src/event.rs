@@ -2,8 +2,10 @@
 //!
 //! Synchronisation events are created without timing (cheaper to record). Whether a host wait
 //! spins or sleeps is the caller's choice: spinning answers in microseconds and burns a core,
-//! blocking sync frees the core at the cost of a wake-up. A record replaces the previous one;
-//! waits already enqueued keep the record they saw, which is what makes reusing events safe.
+//! blocking sync frees the core at the cost of a wake-up, and the adaptive wait spins for a
+//! short while and then sleeps, so that short waits answer at once and long ones (a GPU-bound
+//! flowgraph's) free the core. A record replaces the previous one; waits already enqueued keep
+//! the record they saw, which is what makes reusing events safe.
 
 use crate::device::Device;
 use crate::error::{DriverResultExt, Error, Result};
@@ -17,11 +19,20 @@ pub enum HostWait {
     Spin,
     /// Sleep in the driver until complete (`CU_EVENT_BLOCKING_SYNC`).
     Block,
+    /// Poll for `ADAPTIVE_SPIN`, then sleep in the driver: the latency of spinning for short
+    /// waits, the free core of blocking sync for long ones.
+    Adaptive,
 }
+
+/// How long an adaptive wait polls before it sleeps: longer than the GPU work of a small
+/// work() call and a blocking-sync wake-up, short against the milliseconds a GPU-bound
+/// block waits per call.
+pub const ADAPTIVE_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
 
 pub struct Event {
     device: Device,
     raw: sys::CUevent,
+    host_wait: HostWait,
 }
 
 // A CUevent is a handle the driver lets any thread use.
@@ -32,7 +43,7 @@ impl Event {
     /// An event for synchronisation (no timing).
     pub fn new(device: &Device, host_wait: HostWait) -> Result<Event> {
         let mut flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
-        if host_wait == HostWait::Block {
+        if host_wait != HostWait::Spin {
             flags |= sys::CUevent_flags::CU_EVENT_BLOCKING_SYNC as u32;
         }
         let raw = match device.cuda_context() {
@@ -44,7 +55,7 @@ impl Event {
                 raw
             }
         };
-        Ok(Event { device: device.clone(), raw })
+        Ok(Event { device: device.clone(), raw, host_wait })
     }
 
     pub fn device(&self) -> &Device {
@@ -71,12 +82,22 @@ impl Event {
         unsafe { result::event::record(self.raw, stream.raw()) }.during("cuEventRecord")
     }
 
-    /// Blocks the calling thread until the latest record is complete.
+    /// Blocks the calling thread until the latest record is complete, spinning, sleeping or
+    /// both as the event's host wait says.
     pub fn synchronize(&self) -> Result<()> {
         if self.device.is_simulated() {
             return Ok(());
         }
         self.device.bind()?;
+        if self.host_wait == HostWait::Adaptive {
+            let started = std::time::Instant::now();
+            while started.elapsed() < ADAPTIVE_SPIN {
+                if self.is_complete()? {
+                    return Ok(());
+                }
+                std::hint::spin_loop();
+            }
+        }
         unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize")
     }
 

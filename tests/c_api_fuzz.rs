@@ -637,7 +637,7 @@ impl Fuzzer {
         match self.rng.below(6) {
             0 => {
                 let (device, backend) = self.device();
-                let mode = self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK]);
+                let mode = self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK, GRCUDA_HOST_WAIT_ADAPTIVE]);
                 let null_out = self.rng.percent(5);
                 let mut handle = garbage::<grcuda_event>();
                 let out = if null_out { null_mut() } else { &mut handle as *mut _ };
@@ -893,7 +893,7 @@ impl Fuzzer {
             2 => self.rng.pick(&[1 << 32, usize::MAX / 8, 1 << 28]),
             _ => self.rng.range(1, 20_000),
         };
-        let mode = self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK]);
+        let mode = self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK, GRCUDA_HOST_WAIT_ADAPTIVE]);
         let null_out = self.rng.percent(5);
         let mut handle = garbage::<grcuda_buffer>();
         let out = if null_out { null_mut() } else { &mut handle as *mut _ };

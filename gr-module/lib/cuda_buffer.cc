@@ -17,6 +17,7 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
+#include "buffer_settings.h"
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -127,12 +128,16 @@ gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
     if (link && buf_owner && link != buf_owner) {
         check_replacement(link, buf_owner, nitems, sizeof_item);
     }
-    return gr::buffer_sptr(new cuda_buffer(nitems,
-                                           sizeof_item,
-                                           downstream_lcm_nitems,
-                                           downstream_max_out_mult,
-                                           link,
-                                           buf_owner));
+    gr::buffer_sptr buffer(new cuda_buffer(
+        nitems, sizeof_item, downstream_lcm_nitems, downstream_max_out_mult, link, buf_owner));
+    // GNU Radio caps a block's calls at the items it asked for (block::allocate_buffer, when
+    // the user set no cap): let a GPU block writing its own output fill half its ring, as
+    // GNU Radio's scheduler allows. A CPU writer whose buffer a GPU reader replaces keeps
+    // its cap (GNU Radio set it already; the source sets the pace).
+    if (link && link == buf_owner && !link->is_set_max_noutput_items()) {
+        link->set_max_noutput_items(std::max<int>(nitems, buffer->bufsize() / 2));
+    }
+    return buffer;
 }
 
 cuda_buffer::cuda_buffer(int nitems,
@@ -164,24 +169,14 @@ cuda_buffer::cuda_buffer(int nitems,
 
 cuda_buffer::~cuda_buffer() { grcuda_buffer_free(d_handle); }
 
-static uint32_t host_wait_mode()
-{
-    const char* mode = std::getenv("GRCUDA_HOST_WAIT");
-    if (!mode || !*mode || std::strcmp(mode, "spin") == 0) {
-        return GRCUDA_HOST_WAIT_SPIN;
-    }
-    if (std::strcmp(mode, "block") == 0) {
-        return GRCUDA_HOST_WAIT_BLOCK;
-    }
-    throw std::invalid_argument(std::string("gr-cuda: GRCUDA_HOST_WAIT=\"") + mode +
-                                "\" is not a way to wait for the GPU: use spin (the default) "
-                                "or block, or unset it");
-}
-
 bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
 {
-    const grcuda_status status = grcuda_buffer_new(
-        device(), sizeof_item, final_nitems, host_wait_mode(), &d_handle);
+    // Passive batching: a ring of at least ring_floor_bytes(), whatever GNU Radio asks for
+    // (its 32 KiB default is a few vectors), so that a block that falls behind catches up
+    // in large calls, while one that keeps up still takes what is there.
+    const size_t ring_items = std::max(final_nitems, ring_floor_bytes() / sizeof_item);
+    const grcuda_status status =
+        grcuda_buffer_new(device(), sizeof_item, ring_items, host_wait_mode(), &d_handle);
     if (status != GRCUDA_STATUS_OK) {
         d_logger->error("cannot allocate a buffer of {} items of {} bytes: {}",
                         final_nitems,

@@ -8,6 +8,9 @@ use crate::event::{Event, HostWait};
 pub const GRCUDA_HOST_WAIT_SPIN: u32 = 0;
 /// Host waits sleep in the driver (CU_EVENT_BLOCKING_SYNC): frees the core, adds wake-up time.
 pub const GRCUDA_HOST_WAIT_BLOCK: u32 = 1;
+/// Host waits poll for 50 us, then sleep in the driver: short waits answer at once, long
+/// ones (a GPU-bound flowgraph's) free the core.
+pub const GRCUDA_HOST_WAIT_ADAPTIVE: u32 = 2;
 
 /// A synchronisation event (no timing).
 #[allow(non_camel_case_types)]
@@ -19,13 +22,15 @@ pub(crate) fn host_wait(value: u32) -> Result<HostWait> {
     match value {
         GRCUDA_HOST_WAIT_SPIN => Ok(HostWait::Spin),
         GRCUDA_HOST_WAIT_BLOCK => Ok(HostWait::Block),
+        GRCUDA_HOST_WAIT_ADAPTIVE => Ok(HostWait::Adaptive),
         other => Err(Error::invalid_argument(format!(
-            "host wait {other} is unknown: use GRCUDA_HOST_WAIT_SPIN (0) or GRCUDA_HOST_WAIT_BLOCK (1)"
+            "host wait {other} is unknown: use GRCUDA_HOST_WAIT_SPIN (0), GRCUDA_HOST_WAIT_BLOCK (1) or \
+             GRCUDA_HOST_WAIT_ADAPTIVE (2)"
         ))),
     }
 }
 
-/// Creates an event whose host waits spin or sleep (GRCUDA_HOST_WAIT_*).
+/// Creates an event whose host waits spin, sleep or both (GRCUDA_HOST_WAIT_*).
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_event_new(device: *const grcuda_device, host_wait_mode: u32, event_out: *mut *mut grcuda_event) -> grcuda_status {

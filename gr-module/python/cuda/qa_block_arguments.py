@@ -357,24 +357,43 @@ class qa_block_arguments(flowgraph_test):
                 self.assertEqual(result.returncode, 0, result.stderr)
                 self.assertEqual(result.stdout.split()[-1], "0")
 
-    def test_grcuda_host_wait_must_be_spin_or_block(self):
+    def test_host_wait_must_be_adaptive_spin_or_block(self):
         script = ("from gnuradio import blocks, cuda, gr\n"
                   "tb = gr.top_block()\n"
                   "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
                   "tb.run()\n"
                   "print('ran')")
-        for value, runs in (("fast", False), ("SPIN", False), ("block", True), ("spin", True), ("", True)):
-            with self.subTest(value=value):
+        cases = [("GRCUDA_HOST_WAIT", value, runs) for value, runs in (
+            ("fast", False), ("SPIN", False), ("block", True), ("spin", True), ("adaptive", True), ("", True))]
+        # GNU Radio's preference, through gr::prefs' own environment variable.
+        cases += [("GR_CONF_CUDA_HOST_WAIT", value, runs) for value, runs in (("slow", False), ("block", True))]
+        for variable, value, runs in cases:
+            with self.subTest(variable=variable, value=value):
                 result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                        env=dict(os.environ, GRCUDA_HOST_WAIT=value), timeout=120)
+                                        env=dict(os.environ, **{variable: value}), timeout=120)
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                     self.assertEqual(result.stdout.split()[-1], "ran")
                 else:
+                    name = "GRCUDA_HOST_WAIT" if variable == "GRCUDA_HOST_WAIT" else "[cuda] host_wait"
                     self.assertNotEqual(result.returncode, 0, result.stdout)
-                    self.assertIn(f'gr-cuda: GRCUDA_HOST_WAIT="{value}" is not a way to wait for the GPU: '
-                                  "use spin (the default) or block", result.stderr)
+                    self.assertIn(f'gr-cuda: {name}="{value}" is not a way to wait for the GPU: '
+                                  "use adaptive (the default), spin or block", result.stderr)
 
+    def test_ring_floor_must_be_a_size(self):
+        script = ("from gnuradio import blocks, cuda, gr\n"
+                  "tb = gr.top_block()\n"
+                  "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
+                  "tb.run()\n"
+                  "print('ran')")
+        for value, runs in (("-1", False), ("0", True), ("1048576", True)):
+            with self.subTest(value=value):
+                result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                                        env=dict(os.environ, GR_CONF_CUDA_RING_FLOOR_BYTES=value), timeout=120)
+                if runs:
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                else:
+                    self.assertIn("gr-cuda: [cuda] ring_floor_bytes=-1 is negative", result.stderr)
 
 if __name__ == "__main__":
     gr_unittest.run(qa_block_arguments)

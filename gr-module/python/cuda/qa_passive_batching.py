@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Passive batching: with GNU Radio's defaults, a GPU block that falls behind takes many
+upstream calls' worth of items in one call (its buffers hold at least [cuda]
+ring_floor_bytes: 64 MiB on a GPU, 1 MiB on the simulated backend), and caps the user sets
+are kept."""
+
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import cuda
+from qa_support import flowgraph_test
+
+
+class slow_copy(cuda.sync_block):
+    """Copies, slowly: records the size of every call."""
+
+    def __init__(self, seconds_per_call):
+        cuda.sync_block.__init__(self, "slow_copy", [np.float32], [np.float32])
+        self.seconds_per_call = seconds_per_call
+        self.calls = []
+
+    def work(self, input_items, output_items):
+        time.sleep(self.seconds_per_call)
+        output_items[0][:] = input_items[0]
+        self.calls.append(len(output_items[0]))
+        return len(output_items[0])
+
+
+# GNU Radio's own call cap for a float output: its 32 KiB buffer_size preference, doubled.
+GNU_RADIO_FLOAT_CALL = 2 * 32768 // 4
+
+
+class qa_passive_batching(flowgraph_test):
+    def test_a_block_that_falls_behind_takes_large_calls(self):
+        data = self.random(np.float32, 1 << 21)
+        tb = gr.top_block()
+        block, sink = slow_copy(0.002), blocks.vector_sink_f()
+        tb.connect(blocks.vector_source_f(data), cuda.copy(4), block, sink)
+        tb.run()
+        np.testing.assert_array_equal(np.array(sink.data(), dtype=np.float32), data)
+        self.assertGreaterEqual(max(block.calls), 4 * GNU_RADIO_FLOAT_CALL, block.calls[:20])
+
+    def test_gpu_blocks_may_fill_half_their_ring(self):
+        tb = gr.top_block()
+        copy = cuda.copy(8)
+        tb.connect(cuda.null_source(8), cuda.head(8, 1000), copy, blocks.null_sink(8))
+        tb.run()
+        floor = (1 << 20) if cuda.simulated() else (64 << 20)
+        self.assertGreaterEqual(copy.max_noutput_items(), floor // 8 // 2)
+
+    def test_caps_the_user_sets_are_kept(self):
+        data = self.random(np.float32, 100_000)
+        tb = gr.top_block()
+        block, sink = slow_copy(0.0005), blocks.vector_sink_f()
+        block.set_max_noutput_items(777)
+        copy = cuda.copy(4)
+        copy.set_max_noutput_items(1000)
+        tb.connect(blocks.vector_source_f(data), copy, block, sink)
+        tb.run()
+        np.testing.assert_array_equal(np.array(sink.data(), dtype=np.float32), data)
+        self.assertLessEqual(max(block.calls), 777)
+        self.assertEqual(copy.max_noutput_items(), 1000)
+
+    def test_a_floor_of_zero_keeps_gnu_radio_sizes(self):
+        script = ("from gnuradio import blocks, cuda, gr\n"
+                  "tb = gr.top_block()\n"
+                  "copy = cuda.copy(4)\n"
+                  "tb.connect(blocks.vector_source_f([1.0] * 10), copy, blocks.null_sink(4))\n"
+                  "tb.run()\n"
+                  "print(copy.max_noutput_items())")
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                                env=dict(os.environ, GR_CONF_CUDA_RING_FLOOR_BYTES="0"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        # GNU Radio's size, or half a ring rounded up to the allocation granularity (2 MiB on
+        # a GPU).
+        self.assertLessEqual(int(result.stdout.split()[-1]), max(GNU_RADIO_FLOAT_CALL, (1 << 20) // 4))
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_passive_batching)
