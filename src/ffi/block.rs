@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: the block work-wrapper.
 
 use super::{borrow, borrow_mut, borrow_slice, grcuda_buffer, grcuda_device, grcuda_status, grcuda_stream, guard, guard_value, into_handle, free_handle, out_param};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: devices.
 
 use super::{borrow, grcuda_status, guard, into_handle, free_handle, out_param};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: plain allocations and double-mapped rings behind one handle type.
 
 use super::{borrow, grcuda_device, grcuda_status, guard, guard_value, into_handle, free_handle, out_param};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: streams and copies.
 
 use super::{borrow, grcuda_device, grcuda_event, grcuda_status, guard, guard_value, into_handle, free_handle, out_param};
