@@ -5,16 +5,10 @@
 """complex_to_mag against blocks.complex_to_mag on random data."""
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gr_unittest
 
 from gnuradio import cuda
-
-
-def run(source, chain, sink):
-    tb = gr.top_block()
-    tb.connect(source, *chain, sink)
-    tb.run()
-    return np.array(sink.data())
+from qa_support import run
 
 
 class qa_complex_to_mag(gr_unittest.TestCase):

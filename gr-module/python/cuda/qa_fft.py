@@ -5,16 +5,10 @@
 """cuda.fft against fft.fft_vcc and fft.fft_vfc on random data."""
 
 import numpy as np
-from gnuradio import blocks, fft as gr_fft, gr, gr_unittest
+from gnuradio import blocks, fft as gr_fft, gr_unittest
 
 from gnuradio import cuda
-
-
-def run(source, chain, sink):
-    tb = gr.top_block()
-    tb.connect(source, *chain, sink)
-    tb.run()
-    return np.array(sink.data())
+from qa_support import run
 
 
 class qa_fft(gr_unittest.TestCase):

@@ -5,16 +5,10 @@
 """nlog10_ff against blocks.nlog10_ff on random powers."""
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gr_unittest
 
 from gnuradio import cuda
-
-
-def run(source, chain, sink):
-    tb = gr.top_block()
-    tb.connect(source, *chain, sink)
-    tb.run()
-    return np.array(sink.data())
+from qa_support import run
 
 
 class qa_nlog10_ff(gr_unittest.TestCase):

@@ -5,16 +5,10 @@
 """stream_to_vector groups items into vectors, and vector_to_stream splits them back."""
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gr_unittest
 
 from gnuradio import cuda
-
-
-def run(source, chain, sink):
-    tb = gr.top_block()
-    tb.connect(source, *chain, sink)
-    tb.run()
-    return np.array(sink.data())
+from qa_support import run
 
 
 class qa_stream_to_vector(gr_unittest.TestCase):

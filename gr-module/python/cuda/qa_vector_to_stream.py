@@ -5,16 +5,10 @@
 """vector_to_stream against blocks.vector_to_stream on random data."""
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gr_unittest
 
 from gnuradio import cuda
-
-
-def run(source, chain, sink):
-    tb = gr.top_block()
-    tb.connect(source, *chain, sink)
-    tb.run()
-    return np.array(sink.data())
+from qa_support import run
 
 
 class qa_vector_to_stream(gr_unittest.TestCase):

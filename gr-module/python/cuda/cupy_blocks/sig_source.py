@@ -16,9 +16,9 @@ import numpy as np
 import pmt
 from gnuradio import analog
 
-from .cupy_block_support import checked_positive, checked_real
-from .fixed_point_nco import fixed_point_nco
-from .python_blocks import sync_block
+from ..fixed_point_nco import fixed_point_nco
+from ..python_blocks import sync_block
+from .support import checked_positive, checked_real
 
 _TYPES = {np.dtype(np.complex64): True, np.dtype(np.float32): False}
 _BLOCK = "sig_source_cupy"
