@@ -11,7 +11,6 @@ import numpy
 from ..python_blocks import sync_block
 from .support import MAX_FFT_SIZE, checked_count, device_constant, scratch_buffer
 
-
 _MAX_FFT_PLANS = 8
 
 

@@ -13,7 +13,6 @@ from ..python_blocks import sync_block
 from .random_draws import DRAW_CHUNK, chunked_draws
 from .support import checked_count, checked_dtype, checked_scalar, scratch_buffer
 
-
 _UNIFORM = int(analog.GR_UNIFORM)
 _GAUSSIAN = int(analog.GR_GAUSSIAN)
 _LAPLACIAN = int(analog.GR_LAPLACIAN)

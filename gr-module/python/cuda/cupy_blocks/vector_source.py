@@ -12,7 +12,6 @@ from gnuradio import gr
 from ..python_blocks import sync_block
 from .support import checked_dtype, checked_elements_per_item, device_constant, item_type
 
-
 _WORK_DONE = int(gr.WORK_DONE)
 
 
