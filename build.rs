@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Gives the shared library a soname that carries the C ABI version, so programs linked
 //! against one ABI never load another.
 

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 # grcuda CMake package, in-tree mode: found through this folder
 # (list(APPEND CMAKE_PREFIX_PATH <repo>/cmake) or -Dgrcuda_DIR=<repo>/cmake).
 # It builds libgrcuda with cargo as part of the consumer's build, so a project that links

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 # Version check of the in-tree grcuda package: the crate's version in Cargo.toml, compatible
 # under Cargo's semver rule (0.x.y and 0.x.z match, 1.x matches 1.y for y >= x).
 file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../Cargo.toml" PACKAGE_VERSION

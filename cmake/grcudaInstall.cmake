@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+
 # grcuda_install([LIBRARY_DESTINATION <dir>] [INCLUDE_DESTINATION <dir>] [COMPONENT <c>])
 #
 # Installs the library behind grcuda::grcuda (libgrcuda.so.<ABI> and the libgrcuda.so

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Benchmark of the buffer protocol; prints Markdown tables (docs/PERFORMANCE.md holds them).
 //!
 //! 1. Host-to-device and device-to-host throughput through a buffer (a CPU thread and a GPU

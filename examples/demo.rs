@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The demo: a spectrum analyser across CPU and GPU, built from the library's parts.
 //!
 //! ```text

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Add: output[i] = inputs[0][i] + inputs[1][i] + ... + inputs[input_count - 1][i], summed left
 // to right, for int16, int32, float32 and complex64; integers wrap like C.
 //

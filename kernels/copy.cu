@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Copy: output[i] = input[i] for `count` units of one width (1 to 16 bytes).
 //
 // The host turns a byte count into units of the widest width that divides both addresses and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // FFT shift of complex64 vectors: each vector of `length` items is rotated so that the zero
 // frequency bin moves to the middle, exactly as numpy.fft.fftshift along the last axis:
 // output[j] = input[(j + ceil(length / 2)) mod length] within each vector. For odd lengths

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Shared by every grcuda kernel source: item types, arithmetic that matches the CPU backend,
 // the grid-stride loop, the type lists kernels are instantiated for, and pointer groups.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Interleave and de-interleave streams of items of any size (streams_to_vector and
 // vector_to_streams): with S streams, interleaved[item * S + stream] = streams[stream][item].
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Complex magnitude and squared magnitude: complex64 in, float32 out, like GNU Radio's
 // complex_to_mag and complex_to_mag_squared (sqrt(re^2 + im^2), no overflow-avoiding hypot).
 

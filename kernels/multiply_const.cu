@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Multiply by a constant: output[i] = input[i] * constant, for int16, int32, float32 and
 // complex64. The constant has the item type; integers wrap like C. Output may equal input.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // output[i] = factor * log10(input[i]) + offset on float32, like GNU Radio's nlog10_ff.
 // Zero gives -infinity and negative input NaN, as log10f does; no clamping.
 // Output may equal input.

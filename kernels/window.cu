@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 // Window: output[i] = input[i] * window[i mod length] for float32 and complex64 vectors of
 // `length` items, with a float32 window; `count` is length times the number of vectors.
 // Output may equal input.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The block work-wrapper: what a GPU block holds and calls around its work().
 //!
 //! A [`Block`] owns the block's non-blocking stream and knows the buffers on its ports: it is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Devices: choosing the backend, opening a device, and what it can do.
 //!
 //! A [`Device`] is a cheap, clonable handle (an `Arc`) on either a CUDA device's primary

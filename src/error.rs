@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Errors of the safe core.
 //!
 //! Every fallible operation returns [`Result`]. An [`Error`] carries the category a caller can

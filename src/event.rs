@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Events: markers in a stream that other streams or the host can wait for.
 //!
 //! Synchronisation events are created without timing (cheaper to record). Whether a host wait

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! FFT: batched one-dimensional transforms through cuFFT, or rustfft on the simulated backend.
 //!
 //! [`execute`] runs `batch` transforms of `size` points each, stored back to back, on the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! grcuda: CUDA buffers, event synchronisation, a block work-wrapper and kernels for GNU Radio,
 //! behind a C ABI.
 //!

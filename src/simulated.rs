@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The simulated backend's device description and memory accounting.
 //!
 //! On the simulated backend "device memory" is ordinary host memory and kernels run on the CPU

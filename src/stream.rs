@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Streams: ordered queues of device work.
 //!
 //! Every [`Stream`] is created non-blocking, so it never synchronises with the legacy default

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The buffer protocol end to end: host-to-device, device-to-device and device-to-host edges,
 //! fan-out to branches of different speeds, random chunk sizes across the wrap point. Runs on
 //! the simulated backend in CI and on the GPU with GRCUDA_BACKEND=cuda.

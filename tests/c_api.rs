@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The C API from C: builds tests/c/api_test.c with the C compiler the `cc` crate picks, links
 //! it against the shared library cargo built, and runs it. Also checks the library exports
 //! nothing but `grcuda_*` symbols.

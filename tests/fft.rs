@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! FFT against references computed in f64: a naive DFT for small sizes, rustfft for large ones.
 //!
 //! Runs on the backend `Device::open(0, BackendChoice::Auto)` picks (cuFFT with

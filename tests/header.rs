@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The checked-in C header matches the Rust sources, and compiles cleanly as C11 and C++17.
 //! Regenerate it with: GRCUDA_BLESS=1 cargo test --test header
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Every kernel launcher against a straightforward reference on random data.
 //!
 //! The tests run on the backend `Device::open(0, BackendChoice::Auto)` picks: the simulated one

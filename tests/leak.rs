@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Memory comes back: create/free cycles leave the device's free memory where it started.
 //! Alone in its own test binary, so no other test allocates while it measures.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Rings alias across the wrap point; bad sizes are reported.
 
 mod support;

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Without a CUDA driver, asking for the GPU fails with NO_DRIVER and a message that says what
 //! to do, and the automatic choice falls back to the simulated backend. On a machine with a
 //! driver the first half cannot be exercised; the test says so.

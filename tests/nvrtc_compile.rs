@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Compiles every kernel source with NVRTC for real GPU architectures, without a GPU.
 //!
 //! Needs libnvrtc (see `kernels::compile`). Where it cannot be loaded, the tests say so on

@@ -6,20 +6,16 @@
 #ifndef INCLUDED_CUDA_COMPLEX_TO_MAG_IMPL_H
 #define INCLUDED_CUDA_COMPLEX_TO_MAG_IMPL_H
 
-#include <gnuradio/cuda/complex_to_mag.h>
 #include <gnuradio/cuda/cuda_block.h>
+#include <gnuradio/cuda/complex_to_mag.h>
 
 namespace gr {
 namespace cuda {
 
-//! Both magnitude blocks: \p Interface picks the block, \p Launch the C API kernel.
-template <class Interface,
-          grcuda_status (*Launch)(const grcuda_stream*, const void*, void*, size_t)>
-class magnitude_impl : public cuda_sync_block<Interface>
+class complex_to_mag_impl : public cuda_sync_block<complex_to_mag>
 {
 public:
-    magnitude_impl(const char* name, size_t vlen);
-
+    explicit complex_to_mag_impl(size_t vlen);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

@@ -12,9 +12,15 @@
 namespace gr {
 namespace cuda {
 
+stream_to_vector::sptr stream_to_vector::make(size_t itemsize, size_t nitems_per_block)
+{
+    arguments::require_item_size("cuda.stream_to_vector", "itemsize", itemsize);
+    arguments::require_elements_per_item(
+        "cuda.stream_to_vector", "nitems_per_block", nitems_per_block, itemsize);
+    return gnuradio::make_block_sptr<stream_to_vector_impl>(itemsize, nitems_per_block);
+}
 
-template <>
-reshape_impl<stream_to_vector>::reshape_impl(size_t itemsize, size_t nitems_per_block)
+stream_to_vector_impl::stream_to_vector_impl(size_t itemsize, size_t nitems_per_block)
     : gr::sync_decimator(
           "stream_to_vector",
           gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
@@ -24,47 +30,15 @@ reshape_impl<stream_to_vector>::reshape_impl(size_t itemsize, size_t nitems_per_
 {
 }
 
-template <>
-reshape_impl<vector_to_stream>::reshape_impl(size_t itemsize, size_t nitems_per_block)
-    : gr::sync_interpolator(
-          "vector_to_stream",
-          gr::io_signature::make(1, 1, itemsize * nitems_per_block, cuda_buffer::type),
-          gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
-          nitems_per_block),
-      d_output_itemsize(itemsize)
+// The items are laid out the same in both ports; only their boundaries differ.
+int stream_to_vector_impl::work(int noutput_items,
+                                gr_vector_const_void_star& input_items,
+                                gr_vector_void_star& output_items)
 {
-}
-
-template <class Interface>
-int reshape_impl<Interface>::work(int noutput_items,
-                                  gr_vector_const_void_star& input_items,
-                                  gr_vector_void_star& output_items)
-{
-    check(grcuda_copy(this->stream(),
-                      input_items[0],
-                      output_items[0],
-                      noutput_items * d_output_itemsize),
-          this->name().c_str());
+    check(grcuda_copy(
+              stream(), input_items[0], output_items[0], noutput_items * d_output_itemsize),
+          "cuda.stream_to_vector");
     return noutput_items;
-}
-
-template class reshape_impl<stream_to_vector>;
-template class reshape_impl<vector_to_stream>;
-
-stream_to_vector::sptr stream_to_vector::make(size_t itemsize, size_t nitems_per_block)
-{
-    arguments::require_item_size("cuda.stream_to_vector", "itemsize", itemsize);
-    arguments::require_elements_per_item(
-        "cuda.stream_to_vector", "nitems_per_block", nitems_per_block, itemsize);
-    return gnuradio::make_block_sptr<reshape_impl<stream_to_vector>>(itemsize, nitems_per_block);
-}
-
-vector_to_stream::sptr vector_to_stream::make(size_t itemsize, size_t nitems_per_block)
-{
-    arguments::require_item_size("cuda.vector_to_stream", "itemsize", itemsize);
-    arguments::require_elements_per_item(
-        "cuda.vector_to_stream", "nitems_per_block", nitems_per_block, itemsize);
-    return gnuradio::make_block_sptr<reshape_impl<vector_to_stream>>(itemsize, nitems_per_block);
 }
 
 } // namespace cuda

@@ -12,19 +12,16 @@
 namespace gr {
 namespace cuda {
 
-//! Both reshaping blocks: the bytes are the same, only the item boundaries change.
-template <class Interface>
-class reshape_impl : public cuda_sync_block<Interface>
+class stream_to_vector_impl : public cuda_sync_block<stream_to_vector>
 {
 public:
-    reshape_impl(size_t itemsize, size_t nitems_per_block);
-
+    stream_to_vector_impl(size_t itemsize, size_t nitems_per_block);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
 
 private:
-    size_t d_output_itemsize;
+    const size_t d_output_itemsize;
 };
 
 } // namespace cuda

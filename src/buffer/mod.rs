@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The buffer: the Rust half of a GNU Radio custom buffer, and its synchronisation protocol.
 //!
 //! A buffer is a ring of N items shared by one writer (the upstream block) and any number of

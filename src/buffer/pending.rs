@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! A small ring of events that mark work still in flight on a buffer's memory.
 //!
 //! Each record says "this span of the ring is being written (or read) by device work that

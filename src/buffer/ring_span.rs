@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Spans of items on a ring of N items, and whether two of them share an item.
 
 /// `len` items starting at ring index `start`; the span may run past N and wrap to 0.

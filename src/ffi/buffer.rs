@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: buffers, the Rust half of a GNU Radio custom buffer (see the protocol in
 //! `crate::buffer`). GNU Radio's hooks map onto these calls: write_pointer() ->
 //! grcuda_buffer_writer_pointer() (+ grcuda_buffer_begin_write()), post_work() ->

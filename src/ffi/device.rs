@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: devices.
 
 use super::{borrow, free_handle, grcuda_status, guard, guard_out, into_handle};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: events.
 
 use super::{borrow, free_handle, grcuda_device, grcuda_status, grcuda_stream, guard, guard_out, into_handle};

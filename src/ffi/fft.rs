@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: FFT.
 
 use super::{borrow, grcuda_status, grcuda_stream, guard};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: kernels. Each launcher enqueues its work on `stream` and returns without waiting.
 //! Addresses are device memory (host memory on the simulated backend) that must stay valid
 //! until the work completes. A count of 0 does nothing; NULL or misaligned addresses,

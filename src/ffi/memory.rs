@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: plain allocations and double-mapped rings behind one handle type.
 
 use super::{borrow, free_handle, grcuda_device, grcuda_status, guard_out, guard_value, into_handle};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The C API: the only module with `extern "C"` functions.
 //!
 //! Every entry point runs inside [`guard`], which catches panics (a panic unwinding into C

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Status codes, the thread-local last error, and the ABI version.
 
 use crate::error::{Error, ErrorKind};

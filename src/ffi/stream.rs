@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! C API: streams and copies.
 
 use super::{borrow, free_handle, grcuda_device, grcuda_event, grcuda_status, guard, guard_out, guard_value, into_handle};

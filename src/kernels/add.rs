@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Add N arrays (`kernels/add.cu`), GNU Radio's add_ss/ii/ff/cc with any number of inputs.
 //!
 //! One launch sums up to [`POINTER_GROUP_SIZE`] inputs passed by value. More inputs take

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Copy between device buffers as a kernel (`kernels/copy.cu`).
 //!
 //! [`Stream::copy_async`] does the same with the copy engines; this kernel exists for copies

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The simulated backend's kernels: the same operations on the CPU, run to completion when
 //! they are enqueued, which is a valid schedule of an in-order stream.
 //!

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The on-disk cache of compiled kernels, so that only the first process on a machine pays
 //! for NVRTC.
 //!

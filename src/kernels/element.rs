@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The item types the arithmetic kernels are built for, and their arithmetic on the CPU.
 //!
 //! [`Element`] is implemented for exactly the types that `FOR_EACH_ARITHMETIC_TYPE` in

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! FFT shift of batched complex64 vectors (`kernels/fft_shift.cu`): moves the zero-frequency
 //! bin to the middle of each vector, exactly as `numpy.fft.fftshift` does along the last axis
 //! (for odd lengths too, where it rotates by ceil(length / 2)).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Interleaving streams into one array and back (`kernels/interleave.cu`), for GNU Radio's
 //! streams_to_vector / interleave and vector_to_streams / deinterleave, with items of any
 //! size: with S streams, `interleaved[item * S + stream] = streams[stream][item]`.

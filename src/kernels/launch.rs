@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Launching a kernel on a stream: grid size, argument passing and the driver call.
 //!
 //! Every kernel is a grid-stride loop over its work items (see `kernels/grcuda_common.cuh`),

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Complex magnitude and squared magnitude (`kernels/magnitude.cu`), GNU Radio's
 //! complex_to_mag and complex_to_mag_squared: complex64 in, float32 out.
 

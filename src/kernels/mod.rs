@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Kernels: the CUDA C++ sources in `kernels/`, compiled at first use, and safe launchers.
 //!
 //! Each launcher takes a [`Stream`](crate::Stream), device addresses as `u64`, counts and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Loaded kernels: each program's CUDA module on each device, and the function handles that
 //! launchers ask for.
 //!

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The unit in which the byte-moving kernels (copy, interleave, de-interleave) move data.
 //!
 //! Those kernels exist for units of 1, 2, 4, 8 and 16 bytes (`FOR_EACH_MOVE_UNIT` in

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Multiply by a constant (`kernels/multiply_const.cu`), GNU Radio's multiply_const_ss/ii/ff/cc.
 
 use crate::error::Result;

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! `factor * log10(x) + offset` on float32 (`kernels/nlog10.cu`), GNU Radio's nlog10_ff: the
 //! step that turns power into decibels (factor 10) or amplitude into decibels (factor 20).
 

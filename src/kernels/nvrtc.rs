@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! NVRTC: compiling the kernel sources for one GPU architecture at run time.
 //!
 //! libnvrtc is loaded at first use through cudarc's dynamic loading, which panics when the

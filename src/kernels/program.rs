@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! The kernel sources, embedded in the library, and how launchers name a kernel in them.
 //!
 //! Each `kernels/*.cu` file is one [`Program`], compiled by NVRTC as a unit and loaded as one

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Argument checks shared by the launchers and the FFT.
 //!
 //! Every address and size is checked before anything is enqueued, so that a bad argument is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Multiplying batched vectors by a real window (`kernels/window.cu`): the step before an FFT
 //! in spectrum blocks, on float32 or complex64 vectors with a float32 window.
 

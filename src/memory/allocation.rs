@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Plain allocations: device memory (`cuMemAlloc`) and pinned host memory (`cuMemHostAlloc`),
 //! for scratch space, FFT windows, tests and benchmark baselines. On the simulated backend
 //! both are host memory: from the heap when small, anonymous mappings when large.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Device rings: one CUDA VMM allocation of N bytes mapped twice in a 2N virtual reservation.
 //!
 //! Construction is reserve(2N) -> create(N) -> map at 0 -> map at N -> set access(2N). Each

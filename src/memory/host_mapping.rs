@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Host memory mapped twice: one memfd of N bytes at `base` and again at `base + N`.
 //!
 //! This is the storage of pinned host rings, and of device rings on the simulated backend.

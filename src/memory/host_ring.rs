@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Pinned host rings: a double-mapped memfd registered with CUDA so DMA can read and write it.
 //!
 //! Only the first mapping is registered: both mappings share their physical pages, so the

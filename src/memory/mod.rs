@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Memory: double-mapped rings and plain allocations, on the device and pinned on the host.
 //!
 //! Rings are the storage of GNU Radio buffers. Each is one physical allocation of N bytes

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! How big a ring is: at least the items asked for, a whole number of granules (what VMM and
 //! mmap can map) and a whole number of items (so the alias starts exactly at item N).
 

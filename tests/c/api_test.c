@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
 /* Drives the whole C API from C: devices, streams, events, memory, buffers on every edge
  * type, the block work-wrapper, and every bad-input case. Returns 0 on success; on failure
  * prints what failed and returns 1. Runs on whatever backend GRCUDA_BACKEND selects. */

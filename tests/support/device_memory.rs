@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Moving test data to and from the device: a device, a stream, and typed uploads and reads
 //! through pinned staging memory.
 

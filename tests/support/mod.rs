@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! Test support: a miniature GNU Radio scheduler around `Buffer`, so tests drive the buffer
 //! protocol the way GNU Radio does (it owns the indices; the buffer only receives them), with
 //! one thread per block.

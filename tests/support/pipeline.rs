@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
 //! A flowgraph that moves a known payload through every edge type and checks it:
 //!
 //! ```text

@@ -7,9 +7,10 @@ the argument and what it accepts, and takes the good values at the edges of thos
 
 C++ blocks: item sizes and vector lengths must fit GNU Radio's int item size (an item at
 most 2^31 - 1 bytes), port counts are 1 to 2^16 (GNU Radio keeps state for every possible
-output port), FFT sizes within cuFFT's 2^27, rates finite and > 0, float constants finite. CuPy library blocks: the same limits, checked by cupy_block_support. The
-GRCUDA_DEVICE variable must be a non-negative integer (checked in a fresh process: the
-device is opened once per process).
+output port), FFT sizes within cuFFT's 2^27, rates finite and > 0, float constants finite.
+CuPy library blocks: the same limits, checked by cupy_blocks/support.py. The GRCUDA_DEVICE
+variable must be a non-negative integer (checked in a fresh process: the device is opened
+once per process).
 """
 
 import math

@@ -5,12 +5,33 @@
 
 flowgraph_test: a time limit per test, so that a flowgraph that hangs fails its test instead
 of stalling the whole run, and a seeded random generator with the data types blocks take.
+cpu_comparison_test adds running data through a block and GNU Radio's CPU counterpart.
+The rest: GNU Radio's vector sources and sinks by data type, collecting a source's output,
+and tags written and read as plain tuples.
 """
 
 import signal
 
 import numpy as np
-from gnuradio import gr_unittest
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+LENGTHS = (1, 4095, 100_003)
+
+# (GNU Radio vector source, sink and block-name suffix) by data type
+CPU_TYPES = {
+    np.complex64: (blocks.vector_source_c, blocks.vector_sink_c, "cc"),
+    np.float32: (blocks.vector_source_f, blocks.vector_sink_f, "ff"),
+    np.int32: (blocks.vector_source_i, blocks.vector_sink_i, "ii"),
+    np.int16: (blocks.vector_source_s, blocks.vector_sink_s, "ss"),
+}
+
+SINKS = {np.complex64: blocks.vector_sink_c, np.float32: blocks.vector_sink_f,
+         np.int32: blocks.vector_sink_i, np.int16: blocks.vector_sink_s,
+         np.int8: blocks.vector_sink_b, np.uint8: blocks.vector_sink_b}
+SOURCES = {np.complex64: blocks.vector_source_c, np.float32: blocks.vector_source_f,
+           np.int32: blocks.vector_source_i, np.int16: blocks.vector_source_s,
+           np.uint8: blocks.vector_source_b}
 
 
 class flowgraph_test(gr_unittest.TestCase):
@@ -35,3 +56,55 @@ class flowgraph_test(gr_unittest.TestCase):
             return self.rng.standard_normal(n).astype(np.float32)
         info = np.iinfo(dtype)
         return self.rng.integers(info.min, info.max, n, endpoint=True).astype(dtype)
+
+
+class cpu_comparison_test(flowgraph_test):
+    """A flowgraph_test whose blocks are compared with GNU Radio's CPU blocks."""
+
+    def through(self, dtype, data, chain, vlen=1, sink_vlen=None, sink_dtype=None):
+        source_of, _, _ = CPU_TYPES[dtype]
+        _, sink_of, _ = CPU_TYPES[sink_dtype or dtype]
+        source = source_of(data.tolist() if data.dtype.kind == "i" else data, False, vlen)
+        return run(source, chain, sink_of(sink_vlen or vlen))
+
+    def assert_matches(self, got, want, dtype, rtol=1e-6):
+        if np.dtype(dtype).kind == "i":
+            np.testing.assert_array_equal(got, want)
+        else:
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
+
+
+def run(source, chain, sink):
+    """Runs source -> chain -> sink; the caller keeps the Python blocks of chain alive."""
+    tb = gr.top_block()
+    tb.connect(source, *chain, sink)
+    tb.run()
+    return np.array(sink.data())
+
+
+def tag(offset, number):
+    return gr.tag_utils.python_to_tag((offset, pmt.intern(f"key{number % 3}"), pmt.from_long(number),
+                                       pmt.intern("qa")))
+
+
+def tag_list(sink):
+    return sorted((t.offset, pmt.symbol_to_string(t.key), pmt.to_long(t.value), pmt.symbol_to_string(t.srcid))
+                  for t in sink.tags())
+
+
+def collect(source, nitems, dtype, vlen=1, max_noutput_items=None):
+    """nitems items of source (kept alive by the caller) through a CPU head and sink."""
+    sink = SINKS[dtype](vlen)
+    if max_noutput_items:
+        source.set_max_noutput_items(max_noutput_items)
+    tb = gr.top_block()
+    tb.connect(source, blocks.head(np.dtype(dtype).itemsize * vlen, nitems), sink)
+    tb.run()
+    return as_array(sink.data(), dtype), sink
+
+
+def as_array(items, dtype):
+    """A sink's data as dtype (byte sinks hold int8 data as unsigned values)."""
+    if np.dtype(dtype).itemsize == 1:
+        return np.array(items, np.uint8).view(dtype)
+    return np.array(items, dtype)

@@ -23,18 +23,11 @@ public:
     static sptr make(size_t vlen = 1);
 };
 
-/*!
- * \brief |input|^2 (complex to float), on the GPU, as blocks.complex_to_mag_squared.
- * \ingroup cuda
- */
-class CUDA_API complex_to_mag_squared : virtual public gr::sync_block
-{
-public:
-    typedef std::shared_ptr<complex_to_mag_squared> sptr;
-    static sptr make(size_t vlen = 1);
-};
-
 } // namespace cuda
 } // namespace gr
+
+// This header declared complex_to_mag_squared before each block had a header of its own;
+// code that includes it for complex_to_mag_squared keeps compiling.
+#include <gnuradio/cuda/complex_to_mag_squared.h>
 
 #endif /* INCLUDED_CUDA_COMPLEX_TO_MAG_H */

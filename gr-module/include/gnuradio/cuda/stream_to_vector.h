@@ -8,7 +8,6 @@
 
 #include <gnuradio/cuda/api.h>
 #include <gnuradio/sync_decimator.h>
-#include <gnuradio/sync_interpolator.h>
 
 namespace gr {
 namespace cuda {
@@ -24,18 +23,11 @@ public:
     static sptr make(size_t itemsize, size_t nitems_per_block);
 };
 
-/*!
- * \brief Splits each vector item into nitems_per_block items, in GPU memory.
- * \ingroup cuda
- */
-class CUDA_API vector_to_stream : virtual public gr::sync_interpolator
-{
-public:
-    typedef std::shared_ptr<vector_to_stream> sptr;
-    static sptr make(size_t itemsize, size_t nitems_per_block);
-};
-
 } // namespace cuda
 } // namespace gr
+
+// This header declared vector_to_stream before each block had a header of its own;
+// code that includes it for vector_to_stream keeps compiling.
+#include <gnuradio/cuda/vector_to_stream.h>
 
 #endif /* INCLUDED_CUDA_STREAM_TO_VECTOR_H */

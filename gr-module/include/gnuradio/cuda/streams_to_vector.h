@@ -23,18 +23,11 @@ public:
     static sptr make(size_t itemsize, size_t num_streams);
 };
 
-/*!
- * \brief Splits vectors of num_streams items into num_streams outputs, on the GPU.
- * \ingroup cuda
- */
-class CUDA_API vector_to_streams : virtual public gr::sync_block
-{
-public:
-    typedef std::shared_ptr<vector_to_streams> sptr;
-    static sptr make(size_t itemsize, size_t num_streams);
-};
-
 } // namespace cuda
 } // namespace gr
+
+// This header declared vector_to_streams before each block had a header of its own;
+// code that includes it for vector_to_streams keeps compiling.
+#include <gnuradio/cuda/vector_to_streams.h>
 
 #endif /* INCLUDED_CUDA_STREAMS_TO_VECTOR_H */

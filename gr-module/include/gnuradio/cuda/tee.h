@@ -28,18 +28,11 @@ public:
     static sptr make(size_t itemsize, bool gpu = true);
 };
 
-/*!
- * \brief Swaps the halves of each vector (fftshift), on the GPU.
- * \ingroup cuda
- */
-class CUDA_API fft_shift : virtual public gr::sync_block
-{
-public:
-    typedef std::shared_ptr<fft_shift> sptr;
-    static sptr make(size_t fft_size);
-};
-
 } // namespace cuda
 } // namespace gr
+
+// This header declared fft_shift before each block had a header of its own;
+// code that includes it for fft_shift keeps compiling.
+#include <gnuradio/cuda/fft_shift.h>
 
 #endif /* INCLUDED_CUDA_TEE_H */

@@ -8,7 +8,6 @@
 
 #include <gnuradio/cuda/api.h>
 #include <gnuradio/sync_block.h>
-#include <string>
 
 namespace gr {
 namespace cuda {
@@ -28,27 +27,11 @@ public:
     virtual void set_sample_rate(double rate) = 0;
 };
 
-/*!
- * \brief Measures the item rate of a GPU stream without touching the data; publishes
- * {rate_avg, rate_now[, name]} on message port "rate" every update_rate_ms.
- * \ingroup cuda
- */
-class CUDA_API probe_rate : virtual public gr::sync_block
-{
-public:
-    typedef std::shared_ptr<probe_rate> sptr;
-    static sptr make(size_t itemsize,
-                     double update_rate_ms = 500.0,
-                     double alpha = 0.0001,
-                     const std::string& name = "");
-
-    //! The averaged rate in items per second.
-    virtual double rate() const = 0;
-    virtual void set_alpha(double alpha) = 0;
-    virtual void set_name(const std::string& name) = 0;
-};
-
 } // namespace cuda
 } // namespace gr
+
+// This header declared probe_rate before each block had a header of its own;
+// code that includes it for probe_rate keeps compiling.
+#include <gnuradio/cuda/probe_rate.h>
 
 #endif /* INCLUDED_CUDA_THROTTLE_H */

@@ -11,15 +11,26 @@ namespace py = pybind11;
 
 void bind_block_context(py::module& m);
 void bind_cuda_buffer(py::module& m);
+// One per block, each in <block>_python.cc.
+void bind_add(py::module& m);
+void bind_complex_to_mag(py::module& m);
+void bind_complex_to_mag_squared(py::module& m);
 void bind_copy(py::module& m);
+void bind_fft(py::module& m);
+void bind_fft_shift(py::module& m);
 void bind_head(py::module& m);
 void bind_multiply_const(py::module& m);
+void bind_nlog10_ff(py::module& m);
 void bind_nop(py::module& m);
 void bind_null_sink(py::module& m);
 void bind_null_source(py::module& m);
-void bind_rate_blocks(py::module& m);
-void bind_routing_blocks(py::module& m);
-void bind_spectrum_blocks(py::module& m);
+void bind_probe_rate(py::module& m);
+void bind_stream_to_vector(py::module& m);
+void bind_streams_to_vector(py::module& m);
+void bind_tee(py::module& m);
+void bind_throttle(py::module& m);
+void bind_vector_to_stream(py::module& m);
+void bind_vector_to_streams(py::module& m);
 
 // import_array() is a macro that returns NULL on failure in newer numpy versions.
 void* init_numpy()
@@ -36,13 +47,23 @@ PYBIND11_MODULE(cuda_python, m)
 
     bind_block_context(m);
     bind_cuda_buffer(m);
+    bind_add(m);
+    bind_complex_to_mag(m);
+    bind_complex_to_mag_squared(m);
     bind_copy(m);
+    bind_fft(m);
+    bind_fft_shift(m);
     bind_head(m);
     bind_multiply_const(m);
+    bind_nlog10_ff(m);
     bind_nop(m);
     bind_null_sink(m);
     bind_null_source(m);
-    bind_rate_blocks(m);
-    bind_routing_blocks(m);
-    bind_spectrum_blocks(m);
+    bind_probe_rate(m);
+    bind_stream_to_vector(m);
+    bind_streams_to_vector(m);
+    bind_tee(m);
+    bind_throttle(m);
+    bind_vector_to_stream(m);
+    bind_vector_to_streams(m);
 }

@@ -1,0 +1,29 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_COMPLEX_TO_MAG_SQUARED_H
+#define INCLUDED_CUDA_COMPLEX_TO_MAG_SQUARED_H
+
+#include <gnuradio/cuda/api.h>
+#include <gnuradio/sync_block.h>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief |input|^2 (complex to float), on the GPU, as blocks.complex_to_mag_squared.
+ * \ingroup cuda
+ */
+class CUDA_API complex_to_mag_squared : virtual public gr::sync_block
+{
+public:
+    typedef std::shared_ptr<complex_to_mag_squared> sptr;
+    static sptr make(size_t vlen = 1);
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_COMPLEX_TO_MAG_SQUARED_H */

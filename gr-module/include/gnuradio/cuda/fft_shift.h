@@ -1,0 +1,29 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_FFT_SHIFT_H
+#define INCLUDED_CUDA_FFT_SHIFT_H
+
+#include <gnuradio/cuda/api.h>
+#include <gnuradio/sync_block.h>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief Swaps the halves of each vector (fftshift), on the GPU.
+ * \ingroup cuda
+ */
+class CUDA_API fft_shift : virtual public gr::sync_block
+{
+public:
+    typedef std::shared_ptr<fft_shift> sptr;
+    static sptr make(size_t fft_size);
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_FFT_SHIFT_H */

@@ -1,0 +1,30 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_COMPLEX_TO_MAG_SQUARED_IMPL_H
+#define INCLUDED_CUDA_COMPLEX_TO_MAG_SQUARED_IMPL_H
+
+#include <gnuradio/cuda/cuda_block.h>
+#include <gnuradio/cuda/complex_to_mag_squared.h>
+
+namespace gr {
+namespace cuda {
+
+class complex_to_mag_squared_impl : public cuda_sync_block<complex_to_mag_squared>
+{
+public:
+    explicit complex_to_mag_squared_impl(size_t vlen);
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    const size_t d_vlen;
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_COMPLEX_TO_MAG_SQUARED_IMPL_H */

@@ -1,0 +1,67 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "throttle_impl.h"
+#include "arguments.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <thread>
+
+namespace gr {
+namespace cuda {
+
+throttle::sptr throttle::make(size_t itemsize, double sample_rate)
+{
+    arguments::require_item_size("cuda.throttle", "itemsize", itemsize);
+    arguments::require_positive("cuda.throttle", "sample_rate", sample_rate);
+    return gnuradio::make_block_sptr<throttle_impl>(itemsize, sample_rate);
+}
+
+throttle_impl::throttle_impl(size_t itemsize, double sample_rate)
+    : gr::sync_block("throttle",
+                     gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
+                     gr::io_signature::make(1, 1, itemsize, cuda_buffer::type)),
+      d_itemsize(itemsize),
+      d_rate(sample_rate),
+      d_start(std::chrono::steady_clock::now())
+{
+}
+
+double throttle_impl::sample_rate() const { return d_rate; }
+
+void throttle_impl::set_sample_rate(double rate)
+{
+    arguments::require_positive("cuda.throttle", "sample_rate", rate);
+    gr::thread::scoped_lock guard(d_setlock);
+    d_rate = rate;
+    d_start = std::chrono::steady_clock::now();
+    d_passed = 0;
+}
+
+bool throttle_impl::start()
+{
+    d_start = std::chrono::steady_clock::now();
+    d_passed = 0;
+    return cuda_sync_block<throttle>::start();
+}
+
+int throttle_impl::work(int noutput_items,
+                        gr_vector_const_void_star& input_items,
+                        gr_vector_void_star& output_items)
+{
+    // At most a tenth of a second's worth per call keeps the output smooth.
+    const auto n = std::max<int>(1, std::min<double>(noutput_items, d_rate / 10));
+    check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize), "cuda.throttle");
+    d_passed += n;
+    const std::chrono::duration<double> due(d_passed / d_rate);
+    std::this_thread::sleep_until(d_start +
+                                  std::chrono::duration_cast<std::chrono::nanoseconds>(due));
+    return n;
+}
+
+} // namespace cuda
+} // namespace gr

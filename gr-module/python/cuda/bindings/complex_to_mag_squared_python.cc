@@ -1,0 +1,17 @@
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+
+#include <gnuradio/cuda/complex_to_mag_squared.h>
+
+namespace py = pybind11;
+
+void bind_complex_to_mag_squared(py::module& m)
+{
+    using block = gr::cuda::complex_to_mag_squared;
+    py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
+        m, "complex_to_mag_squared", "|input|^2, on the GPU.")
+        .def(py::init(&block::make), py::arg("vlen") = 1);
+}

@@ -1,0 +1,50 @@
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""random_uniform_source_cupy: analog.random_uniform_source_i/s/b as a Python GPU block."""
+
+import operator
+
+import numpy
+
+from ..python_blocks import sync_block
+from .random_draws import DRAW_CHUNK, chunked_draws
+from .support import checked_count, checked_dtype
+
+
+def _checked_int(block, what, value):
+    if isinstance(value, bool):
+        raise TypeError(f"{block}: {what} must be an integer, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{block}: {what} must be an integer, not {value!r}") from None
+
+
+class random_uniform_source_cupy(sync_block):
+    """Integers uniform in [minimum, maximum), like analog.random_uniform_source_i/s/b.
+    seed 0 draws a different sequence on every run, any other seed the same one."""
+
+    SUPPORTED = (numpy.int32, numpy.int16, numpy.int8, numpy.uint8)
+
+    def __init__(self, minimum=0, maximum=2, seed=0, dtype=numpy.int32):
+        dtype = checked_dtype("random_uniform_source_cupy", dtype, self.SUPPORTED)
+        minimum = _checked_int("random_uniform_source_cupy", "minimum", minimum)
+        maximum = _checked_int("random_uniform_source_cupy", "maximum", maximum)
+        info = numpy.iinfo(dtype)
+        if not info.min <= minimum < maximum <= info.max + 1:
+            raise ValueError(f"random_uniform_source_cupy: [minimum, maximum) = [{minimum}, "
+                             f"{maximum}) must hold a value and fit in {dtype.name} "
+                             f"({info.min} to {info.max})")
+        seed = checked_count("random_uniform_source_cupy", "seed", seed, minimum=0, maximum=None)
+        sync_block.__init__(self, "random_uniform_source_cupy", None, [dtype])
+        self._dtype = dtype
+        self._minimum = minimum
+        self._maximum = maximum
+        self._draws = chunked_draws(self.xp, seed)
+
+    def work(self, input_items, output_items):
+        out = output_items[0]
+        self._draws.take(out, "integers", lambda rng: rng.integers(
+            self._minimum, self._maximum, size=DRAW_CHUNK, dtype=self._dtype))
+        return len(out)
