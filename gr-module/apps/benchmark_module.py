@@ -12,6 +12,9 @@
    multiply kernel. The chain without head is compared with the multiply kernel alone.
 3. cuda.fft (null_source -> fft -> null_sink) against the same cuFFT transforms called
    directly, and GNU Radio's fft.fft_vcc (FFTW) with 1 and 16 threads.
+4. What a GRC user gets: GPU chains with GNU Radio's defaults (nothing tuned) against the
+   same chains tuned to 2^22 samples per call, with the CPU cores each keeps busy.
+5. The host wait (spin, adaptive, block) in a GPU-bound chain: throughput and cores busy.
 
 Items per call are set with set_max_noutput_items on the measured blocks, buffers hold
 --buffer-calls calls; flowgraph rates are steady-state rates (benchmark_support.py).
@@ -26,7 +29,8 @@ import numpy as np
 from gnuradio import blocks, fft as gr_fft, gr
 
 import benchmark_support
-from benchmark_support import configure, counters_enabled, plot, raw, steady_rate, untouched_source, work_times
+from benchmark_support import (configure, counters_enabled, plot, raw, steady_rate, steady_rate_and_cores,
+                               untouched_source, work_times)
 
 from gnuradio import cuda
 
@@ -161,6 +165,89 @@ def ffts(args, results):
     print()
 
 
+def gpu_chains(size):
+    """The flowgraphs of the defaults table, as a GRC user draws them: (name, samples per
+    item, builder returning (top_block, blocks to tune, last block))."""
+    def multiply():
+        tb = gr.top_block()
+        source, block, sink = cuda.null_source(8, 1, False), cuda.multiply_const_cc(1 + 0.5j), cuda.null_sink(8)
+        tb.connect(source, block, sink)
+        return tb, [source, block], sink
+
+    def four_ffts():
+        tb = gr.top_block()
+        chain = [cuda.null_source(8 * size, 1, False)] + [cuda.fft(size, True, [], False) for _ in range(4)]
+        sink = cuda.null_sink(8 * size)
+        tb.connect(*chain, sink)
+        return tb, chain, sink
+
+    if size is None:
+        return "null_source -> multiply_const_cc -> null_sink", 1, multiply
+    return f"null_source -> 4 x fft({size}) -> null_sink", size, four_ffts
+
+
+def measure_chain(args, build, samples_per_item, tuned_items=None, environment=None):
+    """(Gsamples/s, CPU cores busy) of one flowgraph; \\p tuned_items: items per call set
+    on every block (None: GNU Radio's defaults); \\p environment: variables set while the
+    flowgraph is made (cuda_buffer reads its settings then)."""
+    saved = {name: os.environ.get(name) for name in (environment or {})}
+    os.environ.update(environment or {})
+    try:
+        tb, tuned, last = build()
+        if tuned_items:
+            configure(tuned, tuned_items, args.buffer_calls)
+        rate, cores = steady_rate_and_cores(tb, last, args.seconds)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return samples_per_item * rate / 1e9, cores
+
+
+def percent(part, whole):
+    """\\p part as a percentage of \\p whole, or n/a when nothing was measured (a figure
+    of the --quick smoke run on the simulated backend can be 0)."""
+    return f"{100 * part / whole:.0f}%" if whole else "n/a"
+
+
+def defaults(args, results):
+    print("### What a GRC user gets: GNU Radio's defaults vs calls tuned to 2^22 samples\n")
+    print("'defaults': no set_max_noutput_items or set_min_output_buffer anywhere, as GRC generates "
+          "the flowgraph; 'GNU Radio's sizes': the same with [cuda] ring_floor_bytes = 0 (rings as "
+          "GNU Radio asks, 32 KiB). Cores: process CPU time / wall time.\n")
+    print("| flowgraph | tuned Gsamples/s | cores | defaults Gsamples/s | cores | % of tuned "
+          "| GNU Radio's sizes Gsamples/s | cores | % of tuned |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size in (None,) if args.quick else (None, 1024, 65536):
+        name, per_item, build = gpu_chains(size)
+        tuned = measure_chain(args, build, per_item, tuned_items=(1 << 22) // per_item)
+        default = measure_chain(args, build, per_item)
+        small = measure_chain(args, build, per_item, environment={"GR_CONF_CUDA_RING_FLOOR_BYTES": "0"})
+        results["defaults"].append({"flowgraph": name, "tuned": tuned, "defaults": default, "gnu_radio_sizes": small})
+        print(f"| {name} | {tuned[0]:.2f} | {tuned[1]:.1f} | {default[0]:.2f} | {default[1]:.1f} | "
+              f"{percent(default[0], tuned[0])} | {small[0]:.2f} | {small[1]:.1f} | {percent(small[0], tuned[0])} |")
+    print()
+
+
+def host_wait(args, results):
+    print("### How GNU Radio's threads wait for the GPU, in a GPU-bound chain\n")
+    size = 1024 if args.quick else 65536
+    name, per_item, build = gpu_chains(size)
+    print(f"{name}, calls of 2^22 samples. Cores: process CPU time / wall time.\n")
+    print("| host wait | Gsamples/s | cores | % of spin |")
+    print("|---|---:|---:|---:|")
+    spin = None
+    for mode in ("spin", "adaptive", "block"):
+        rate, cores = measure_chain(args, build, per_item, tuned_items=(1 << 22) // per_item,
+                                    environment={"GRCUDA_HOST_WAIT": mode})
+        spin = spin if spin is not None else rate
+        results["host_wait"].append({"mode": mode, "rate": rate, "cores": cores})
+        print(f"| {mode} | {rate:.2f} | {cores:.2f} | {percent(rate, spin)} |")
+    print()
+
+
 def draw(results, folder):
     os.makedirs(folder, exist_ok=True)
     transfer = results["transfer"]
@@ -195,5 +282,7 @@ def prepare(args):
 
 
 if __name__ == "__main__":
-    benchmark_support.main(__doc__, "gr-cuda module benchmark", {"transfer": transfers, "chain": chain, "fft": ffts},
+    benchmark_support.main(__doc__, "gr-cuda module benchmark",
+                           {"transfer": transfers, "chain": chain, "fft": ffts, "defaults": defaults,
+                            "host_wait": host_wait},
                            draw, add_arguments, prepare)

@@ -98,16 +98,22 @@ def configure(blocks, items_per_call, buffer_calls):
 
 def steady_rate(tb, last_block, seconds, warmup=0.5):
     """Items per second into \\p last_block's input 0 while \\p tb runs (after \\p warmup)."""
+    return steady_rate_and_cores(tb, last_block, seconds, warmup)[0]
+
+
+def steady_rate_and_cores(tb, last_block, seconds, warmup=0.5):
+    """steady_rate(), and the CPU cores the process kept busy meanwhile (its CPU time over
+    the wall time)."""
     tb.start()
     try:
         time.sleep(warmup)
-        first, started = last_block.nitems_read(0), time.perf_counter()
+        first, started, cpu_started = last_block.nitems_read(0), time.perf_counter(), time.process_time()
         time.sleep(seconds)
-        last, ended = last_block.nitems_read(0), time.perf_counter()
+        last, ended, cpu_ended = last_block.nitems_read(0), time.perf_counter(), time.process_time()
     finally:
         tb.stop()
         tb.wait()
-    return (last - first) / (ended - started)
+    return (last - first) / (ended - started), (cpu_ended - cpu_started) / (ended - started)
 
 
 def work_times(blocks):
