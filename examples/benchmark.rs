@@ -122,7 +122,9 @@ fn transfer_table(device: &Device, settings: &Settings) {
         println!("### {title} copies through a buffer vs raw pinned cuMemcpyAsync\n");
         println!("GB/s. \"raw + event\": the raw copies with an event recorded after each, the least any");
         println!("event-based protocol adds. Ratios are the buffer against plain raw copies.\n");
-        println!("| bytes per call | raw | raw + event | buffer, spin events | ratio | buffer, blocking-sync events | ratio |");
+        println!(
+            "| bytes per call | raw | raw + event | buffer, spin events | ratio | buffer, blocking-sync events | ratio |"
+        );
         println!("|---:|---:|---:|---:|---:|---:|---:|");
         for chunk in [64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20] {
             let raw = raw_copy(device, settings, chunk, to_device, false);
@@ -296,7 +298,9 @@ fn buffered_multiply(device: &Device, settings: &Settings, items: usize, host_wa
 fn multiply_table(device: &Device, settings: &Settings) {
     println!("### multiply_const_ff through device-to-device buffers vs the bare kernel\n");
     println!("Gitems/s; \"driven\": one thread makes every block's calls in turn; \"threaded\": a thread per block.\n");
-    println!("| items per call | bare kernel | driven, spin events | ratio | driven, blocking-sync events | ratio | threaded, spin events | ratio |");
+    println!(
+        "| items per call | bare kernel | driven, spin events | ratio | driven, blocking-sync events | ratio | threaded, spin events | ratio |"
+    );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for shift in [16, 18, 20, 22, 24] {
         let items = 1usize << shift;

@@ -65,10 +65,8 @@ fn main() {
     gpu.join().unwrap();
     let elapsed = started.elapsed();
 
-    let (peak_bin, peak_db) = average
-        .iter()
-        .enumerate()
-        .fold((0, f64::MIN), |best, (bin, &db)| if db > best.1 { (bin, db) } else { best });
+    let (peak_bin, peak_db) =
+        average.iter().enumerate().fold((0, f64::MIN), |best, (bin, &db)| if db > best.1 { (bin, db) } else { best });
     let bin_width = SAMPLE_RATE / FFT_SIZE as f64;
     let peak_frequency = peak_bin as f64 * bin_width;
     let samples = total_vectors * FFT_SIZE;
@@ -80,11 +78,7 @@ fn main() {
         TONE_FREQUENCY / 1e6,
         bin_width / 1e3
     );
-    println!(
-        "throughput: {:.1} Msamples/s end to end ({:.2?})",
-        samples as f64 / elapsed.as_secs_f64() / 1e6,
-        elapsed
-    );
+    println!("throughput: {:.1} Msamples/s end to end ({:.2?})", samples as f64 / elapsed.as_secs_f64() / 1e6, elapsed);
     assert!((peak_frequency - TONE_FREQUENCY).abs() <= bin_width, "the peak is not at the tone");
     println!("ok: the peak is at the tone");
 }
@@ -123,7 +117,8 @@ fn cpu_source(output: &Edge, total_samples: usize) {
 
 /// The GPU block: everything it does in work() is enqueue kernels on its stream.
 fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edge, stream: &Stream) {
-    let hann: Vec<f32> = (0..FFT_SIZE).map(|i| (0.5 - 0.5 * (2.0 * PI * i as f64 / FFT_SIZE as f64).cos()) as f32).collect();
+    let hann: Vec<f32> =
+        (0..FFT_SIZE).map(|i| (0.5 - 0.5 * (2.0 * PI * i as f64 / FFT_SIZE as f64).cos()) as f32).collect();
     let window = DeviceAllocation::new(device, FFT_SIZE * 4).unwrap();
     let mut staging = PinnedAllocation::new(device, FFT_SIZE * 4).unwrap();
     unsafe {
@@ -141,7 +136,8 @@ fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edg
         let samples = input.buffer.reader_pointer(read_index).unwrap();
         let decibels = output.buffer.writer_pointer(write_index).unwrap();
         unsafe {
-            kernels::window::<Complex32>(stream, samples, window.address(), windowed.address(), FFT_SIZE, vectors).unwrap();
+            kernels::window::<Complex32>(stream, samples, window.address(), windowed.address(), FFT_SIZE, vectors)
+                .unwrap();
             fft::execute(stream, FftKind::Forward, FFT_SIZE, vectors, windowed.address(), spectrum.address()).unwrap();
             kernels::magnitude_squared(stream, spectrum.address(), power.address(), n).unwrap();
             kernels::nlog10(stream, power.address(), decibels, n, 10.0, 0.0).unwrap();

@@ -72,7 +72,10 @@ impl Block {
 
     fn input(&self, port: usize) -> Result<&Input> {
         self.inputs.get(port).ok_or_else(|| {
-            Error::invalid_argument(format!("input port {port} does not exist: the block has {} input(s)", self.inputs.len()))
+            Error::invalid_argument(format!(
+                "input port {port} does not exist: the block has {} input(s)",
+                self.inputs.len()
+            ))
         })
     }
 

@@ -252,11 +252,8 @@ fn cuda_device_info(context: &Arc<CudaContext>) -> Result<DeviceInfo> {
         A::CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED,
         "cuDeviceGetAttribute(VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED)",
     )? != 0;
-    let ring_granularity = if vmm_supported {
-        crate::memory::device_ring::vmm_granularity(context.cu_device())?
-    } else {
-        0
-    };
+    let ring_granularity =
+        if vmm_supported { crate::memory::device_ring::vmm_granularity(context.cu_device())? } else { 0 };
     Ok(DeviceInfo {
         backend: Backend::Cuda,
         ordinal: context.ordinal(),

@@ -66,16 +66,12 @@ impl Error {
         };
         let kind = match code {
             CUresult::CUDA_ERROR_OUT_OF_MEMORY => ErrorKind::OutOfMemory,
-            CUresult::CUDA_ERROR_NO_DEVICE | CUresult::CUDA_ERROR_INVALID_DEVICE => {
-                ErrorKind::NoDevice
-            }
+            CUresult::CUDA_ERROR_NO_DEVICE | CUresult::CUDA_ERROR_INVALID_DEVICE => ErrorKind::NoDevice,
             CUresult::CUDA_ERROR_NOT_SUPPORTED => ErrorKind::Unsupported,
             _ => ErrorKind::Cuda,
         };
         let hint = match kind {
-            ErrorKind::OutOfMemory => {
-                "; free device memory or ask for smaller buffers (fewer items per buffer)"
-            }
+            ErrorKind::OutOfMemory => "; free device memory or ask for smaller buffers (fewer items per buffer)",
             ErrorKind::NoDevice => "; check nvidia-smi and CUDA_VISIBLE_DEVICES",
             _ => "",
         };

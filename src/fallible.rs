@@ -43,9 +43,7 @@ fn human(bytes: usize) -> String {
 /// An empty vector with room for `count` items, or OutOfMemory naming `what`.
 pub(crate) fn vec_with_capacity<T>(count: usize, what: &str) -> Result<Vec<T>> {
     let mut vector = Vec::new();
-    vector
-        .try_reserve_exact(count)
-        .map_err(|_| out_of_host_memory(what, count.checked_mul(size_of::<T>())))?;
+    vector.try_reserve_exact(count).map_err(|_| out_of_host_memory(what, count.checked_mul(size_of::<T>())))?;
     Ok(vector)
 }
 

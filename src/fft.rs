@@ -25,8 +25,8 @@
 
 use crate::device::Device;
 use crate::error::{Error, ErrorKind, Result};
-use crate::fallible;
 use crate::event::{Event, HostWait};
+use crate::fallible;
 use crate::kernels::{Complex32, validate};
 use crate::stream::Stream;
 use cudarc::cufft::{result, result::CufftError, sys};
@@ -140,10 +140,7 @@ fn simulated_plan(size: usize, inverse: bool) -> Result<Arc<dyn rustfft::Fft<f32
         return Ok(plan.clone());
     }
     fallible::ensure_available(simulated_plan_bytes(size), &format!("planning a {size}-point FFT"))?;
-    cache
-        .plans
-        .try_reserve(1)
-        .map_err(|_| fallible::out_of_host_memory("the FFT plan cache", None))?;
+    cache.plans.try_reserve(1).map_err(|_| fallible::out_of_host_memory("the FFT plan cache", None))?;
     let direction = if inverse { FftDirection::Inverse } else { FftDirection::Forward };
     let plan = cache.planner.plan_fft(size, direction);
     cache.plans.insert((size, inverse), plan.clone());

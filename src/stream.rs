@@ -75,10 +75,8 @@ impl Stream {
             return Ok(());
         }
         self.device.bind()?;
-        unsafe {
-            result::stream::wait_event(self.raw, event.raw(), sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT)
-        }
-        .during("cuStreamWaitEvent")
+        unsafe { result::stream::wait_event(self.raw, event.raw(), sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT) }
+            .during("cuStreamWaitEvent")
     }
 
     /// Enqueues a copy of `bytes` bytes from `source` to `destination`. Both are addresses in

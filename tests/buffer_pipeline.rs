@@ -21,28 +21,63 @@ fn check(config: PipelineConfig) {
 
 #[test]
 fn one_branch_float_items() {
-    check(PipelineConfig { item_size: 4, min_ring_items: 1000, total_items: 200_000, branches: 1, max_chunk: 700, host_wait: HostWait::Spin });
+    check(PipelineConfig {
+        item_size: 4,
+        min_ring_items: 1000,
+        total_items: 200_000,
+        branches: 1,
+        max_chunk: 700,
+        host_wait: HostWait::Spin,
+    });
 }
 
 #[test]
 fn odd_item_size_and_tiny_chunks() {
-    check(PipelineConfig { item_size: 3, min_ring_items: 10, total_items: 30_000, branches: 2, max_chunk: 5, host_wait: HostWait::Block });
+    check(PipelineConfig {
+        item_size: 3,
+        min_ring_items: 10,
+        total_items: 30_000,
+        branches: 2,
+        max_chunk: 5,
+        host_wait: HostWait::Block,
+    });
 }
 
 #[test]
 fn chunks_up_to_the_whole_ring() {
-    check(PipelineConfig { item_size: 8, min_ring_items: 512, total_items: 100_000, branches: 3, max_chunk: 1 << 20, host_wait: HostWait::Spin });
+    check(PipelineConfig {
+        item_size: 8,
+        min_ring_items: 512,
+        total_items: 100_000,
+        branches: 3,
+        max_chunk: 1 << 20,
+        host_wait: HostWait::Spin,
+    });
 }
 
 #[test]
 fn large_items() {
-    check(PipelineConfig { item_size: 4096 * 3 + 8, min_ring_items: 7, total_items: 3_000, branches: 2, max_chunk: 9, host_wait: HostWait::Block });
+    check(PipelineConfig {
+        item_size: 4096 * 3 + 8,
+        min_ring_items: 7,
+        total_items: 3_000,
+        branches: 2,
+        max_chunk: 9,
+        host_wait: HostWait::Block,
+    });
 }
 
 #[test]
 fn long_run_two_readers_of_different_speeds() {
     let total = std::env::var("GRCUDA_TEST_PIPELINE_ITEMS").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000_000);
     let started = std::time::Instant::now();
-    check(PipelineConfig { item_size: 4, min_ring_items: 1 << 20, total_items: total, branches: 2, max_chunk: 1 << 18, host_wait: HostWait::Block });
+    check(PipelineConfig {
+        item_size: 4,
+        min_ring_items: 1 << 20,
+        total_items: total,
+        branches: 2,
+        max_chunk: 1 << 18,
+        host_wait: HostWait::Block,
+    });
     eprintln!("{total} items through 2 branches in {:.2?}", started.elapsed());
 }

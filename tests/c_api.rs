@@ -69,7 +69,8 @@ fn c_program_drives_the_whole_api() {
 #[test]
 fn library_exports_only_prefixed_symbols() {
     let library = library_dir().join("libgrcuda.so");
-    let output = Command::new("nm").args(["-D", "--defined-only", "--format=posix"]).arg(&library).output().expect("nm");
+    let output =
+        Command::new("nm").args(["-D", "--defined-only", "--format=posix"]).arg(&library).output().expect("nm");
     assert!(output.status.success());
     let symbols = String::from_utf8_lossy(&output.stdout);
     let exported: Vec<&str> = symbols.lines().filter_map(|l| l.split_whitespace().next()).collect();

@@ -263,7 +263,13 @@ impl Fuzzer {
     }
 
     /// Checks a call's status and the last-error message; returns whether it succeeded.
-    fn check(&mut self, function: &'static str, status: grcuda_status, scope: Scope, describe: impl Fn() -> String) -> bool {
+    fn check(
+        &mut self,
+        function: &'static str,
+        status: grcuda_status,
+        scope: Scope,
+        describe: impl Fn() -> String,
+    ) -> bool {
         use grcuda_status::*;
         *self.calls_by_function.entry(function).or_default() += 1;
         *self.statuses.entry(status_name(status)).or_default() += 1;
@@ -333,7 +339,8 @@ impl Fuzzer {
             return (null(), None);
         }
         let index = self.rng.below(live);
-        let device = if index < self.devices.len() { &self.devices[index] } else { &self.anchors[index - self.devices.len()] };
+        let device =
+            if index < self.devices.len() { &self.devices[index] } else { &self.anchors[index - self.devices.len()] };
         (device.handle, Some(device.backend))
     }
 
@@ -384,8 +391,9 @@ impl Fuzzer {
         }
         let misaligned = align > 1 && self.rng.percent(3);
         let needed = bytes + if misaligned { align } else { 0 };
-        let fitting: Vec<usize> =
-            (0..self.memories.len()).filter(|&i| accessible(&self.memories[i]) && self.memories[i].span >= needed).collect();
+        let fitting: Vec<usize> = (0..self.memories.len())
+            .filter(|&i| accessible(&self.memories[i]) && self.memories[i].span >= needed)
+            .collect();
         if fitting.is_empty() {
             return 0;
         }
@@ -417,7 +425,13 @@ impl Fuzzer {
     }
 
     /// A list of `length` addresses as C passes `const void *const *`, or NULL.
-    fn address_list(&mut self, backend: Option<Backend>, length: usize, bytes_each: usize, align: usize) -> Vec<*const c_void> {
+    fn address_list(
+        &mut self,
+        backend: Option<Backend>,
+        length: usize,
+        bytes_each: usize,
+        align: usize,
+    ) -> Vec<*const c_void> {
         let backend = backend.unwrap_or(Backend::Simulated);
         (0..length)
             .map(|_| {
@@ -489,13 +503,16 @@ impl Fuzzer {
                     1 => self.rng.pick(&[1, 2, 4096, i32::MAX, i32::MIN]),
                     _ => 0,
                 };
-                let backend = self.rng.enum_value(&[GRCUDA_BACKEND_AUTO, GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_CUDA]);
+                let backend =
+                    self.rng.enum_value(&[GRCUDA_BACKEND_AUTO, GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_CUDA]);
                 let scope = Scope::DeviceLookup;
                 let null_out = self.rng.percent(5);
                 let mut handle = garbage::<grcuda_device>();
                 let out = if null_out { null_mut() } else { &mut handle as *mut _ };
                 let status = grcuda_device_open(ordinal, backend, out);
-                let ok = self.check("grcuda_device_open", status, scope, || format!("{ordinal}, {backend}, null_out {null_out}"));
+                let ok = self.check("grcuda_device_open", status, scope, || {
+                    format!("{ordinal}, {backend}, null_out {null_out}")
+                });
                 self.check_cleared("grcuda_device_open", ok, null_out || handle.is_null());
                 if ok {
                     if self.devices.len() >= POOL {
@@ -517,7 +534,8 @@ impl Fuzzer {
                 self.count_call("grcuda_device_free");
             }
             3 => {
-                let backend = self.rng.enum_value(&[GRCUDA_BACKEND_AUTO, GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_CUDA]);
+                let backend =
+                    self.rng.enum_value(&[GRCUDA_BACKEND_AUTO, GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_CUDA]);
                 let mut count = -77i32;
                 let status = grcuda_device_count(backend, &mut count);
                 let ok = self.check("grcuda_device_count", status, Scope::DeviceLookup, || format!("{backend}"));
@@ -536,7 +554,11 @@ impl Fuzzer {
                 let out = if null_out { null_mut() } else { &mut info as *mut _ };
                 let status = grcuda_device_get_info(device, out);
                 let ok = self.check("grcuda_device_get_info", status, scope_of(backend), || format!("{device:?}"));
-                self.check_cleared("grcuda_device_get_info", ok, null_out || (info.backend == 0 && info.name[0] == 0 && info.total_memory == 0));
+                self.check_cleared(
+                    "grcuda_device_get_info",
+                    ok,
+                    null_out || (info.backend == 0 && info.name[0] == 0 && info.total_memory == 0),
+                );
                 if ok && info.backend != GRCUDA_BACKEND_SIMULATED && info.backend != GRCUDA_BACKEND_CUDA {
                     self.fail("grcuda_device_get_info gave an unknown backend");
                 }
@@ -566,7 +588,9 @@ impl Fuzzer {
                 let mut handle = garbage::<grcuda_stream>();
                 let out = if null_out { null_mut() } else { &mut handle as *mut _ };
                 let status = grcuda_stream_new(device, out);
-                let ok = self.check("grcuda_stream_new", status, scope_of(backend), || format!("{device:?}, null_out {null_out}"));
+                let ok = self.check("grcuda_stream_new", status, scope_of(backend), || {
+                    format!("{device:?}, null_out {null_out}")
+                });
                 self.check_cleared("grcuda_stream_new", ok, null_out || handle.is_null());
                 if ok {
                     if self.streams.len() >= POOL {
@@ -602,7 +626,9 @@ impl Fuzzer {
                 let (stream, stream_backend) = self.stream();
                 let (event, event_backend) = self.event();
                 let status = grcuda_stream_wait_event(stream, event);
-                self.check("grcuda_stream_wait_event", status, scope_of2(stream_backend, event_backend), || format!("{stream:?}, {event:?}"));
+                self.check("grcuda_stream_wait_event", status, scope_of2(stream_backend, event_backend), || {
+                    format!("{stream:?}, {event:?}")
+                });
             }
             5 | 6 => {
                 let (stream, backend) = self.stream();
@@ -612,8 +638,11 @@ impl Fuzzer {
                 let size = if huge { 1 } else { bytes };
                 let destination = self.address(size, 1, any);
                 let source = self.address(size, 1, any);
-                let status = grcuda_stream_copy_async(stream, destination as *mut c_void, source as *const c_void, bytes);
-                self.check("grcuda_stream_copy_async", status, scope_of(backend), || format!("{stream:?}, {destination:#x}, {source:#x}, {bytes}"));
+                let status =
+                    grcuda_stream_copy_async(stream, destination as *mut c_void, source as *const c_void, bytes);
+                self.check("grcuda_stream_copy_async", status, scope_of(backend), || {
+                    format!("{stream:?}, {destination:#x}, {source:#x}, {bytes}")
+                });
             }
             _ => {
                 let (stream, backend) = self.stream();
@@ -622,7 +651,9 @@ impl Fuzzer {
                 let value = self.rng.next() as u8;
                 let destination = self.array(backend, if huge { 1 } else { bytes }, 1);
                 let status = grcuda_stream_memset_async(stream, destination as *mut c_void, value, bytes);
-                self.check("grcuda_stream_memset_async", status, scope_of(backend), || format!("{stream:?}, {destination:#x}, {value}, {bytes}"));
+                self.check("grcuda_stream_memset_async", status, scope_of(backend), || {
+                    format!("{stream:?}, {destination:#x}, {value}, {bytes}")
+                });
             }
         }
     }
@@ -637,12 +668,15 @@ impl Fuzzer {
         match self.rng.below(6) {
             0 => {
                 let (device, backend) = self.device();
-                let mode = self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK, GRCUDA_HOST_WAIT_ADAPTIVE]);
+                let mode =
+                    self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK, GRCUDA_HOST_WAIT_ADAPTIVE]);
                 let null_out = self.rng.percent(5);
                 let mut handle = garbage::<grcuda_event>();
                 let out = if null_out { null_mut() } else { &mut handle as *mut _ };
                 let status = grcuda_event_new(device, mode, out);
-                let ok = self.check("grcuda_event_new", status, scope_of(backend), || format!("{device:?}, {mode}, null_out {null_out}"));
+                let ok = self.check("grcuda_event_new", status, scope_of(backend), || {
+                    format!("{device:?}, {mode}, null_out {null_out}")
+                });
                 self.check_cleared("grcuda_event_new", ok, null_out || handle.is_null());
                 if ok {
                     if self.events.len() >= POOL {
@@ -666,7 +700,9 @@ impl Fuzzer {
                 let (event, event_backend) = self.event();
                 let (stream, stream_backend) = self.stream();
                 let status = grcuda_event_record(event, stream);
-                self.check("grcuda_event_record", status, scope_of2(event_backend, stream_backend), || format!("{event:?}, {stream:?}"));
+                self.check("grcuda_event_record", status, scope_of2(event_backend, stream_backend), || {
+                    format!("{event:?}, {stream:?}")
+                });
             }
             4 => {
                 let (event, backend) = self.event();
@@ -703,7 +739,9 @@ impl Fuzzer {
                 let mut handle = garbage::<grcuda_memory>();
                 let out = if null_out { null_mut() } else { &mut handle as *mut _ };
                 let status = grcuda_memory_new(device, kind, bytes, out);
-                let ok = self.check("grcuda_memory_new", status, scope_of(backend), || format!("{device:?}, {kind}, {bytes}, null_out {null_out}"));
+                let ok = self.check("grcuda_memory_new", status, scope_of(backend), || {
+                    format!("{device:?}, {kind}, {bytes}, null_out {null_out}")
+                });
                 self.check_cleared("grcuda_memory_new", ok, null_out || handle.is_null());
                 if ok {
                     let address = grcuda_memory_address(handle) as usize;
@@ -744,7 +782,9 @@ impl Fuzzer {
                 self.count_call("grcuda_memory_address");
                 self.count_call("grcuda_memory_size");
                 if (address, size) != expected {
-                    self.fail(&format!("memory {handle:?}: address {address:#x} and size {size}, expected {expected:?}"));
+                    self.fail(&format!(
+                        "memory {handle:?}: address {address:#x} and size {size}, expected {expected:?}"
+                    ));
                 }
             }
         }
@@ -793,7 +833,9 @@ impl Fuzzer {
             4 => {
                 let (stream, stream_backend) = self.stream();
                 let status = grcuda_buffer_set_writer_stream(buffer, stream);
-                self.check("grcuda_buffer_set_writer_stream", status, scope_of2(backend, stream_backend), || format!("{buffer:?}, {stream:?}"));
+                self.check("grcuda_buffer_set_writer_stream", status, scope_of2(backend, stream_backend), || {
+                    format!("{buffer:?}, {stream:?}")
+                });
             }
             5 => {
                 let (stream, stream_backend) = self.stream();
@@ -801,12 +843,17 @@ impl Fuzzer {
                 let mut reader = GARBAGE;
                 let out = if null_out { null_mut() } else { &mut reader as *mut _ };
                 let status = grcuda_buffer_add_reader(buffer, stream, out);
-                let ok = self.check("grcuda_buffer_add_reader", status, scope_of2(backend, stream_backend), || format!("{buffer:?}, {stream:?}"));
+                let ok = self.check("grcuda_buffer_add_reader", status, scope_of2(backend, stream_backend), || {
+                    format!("{buffer:?}, {stream:?}")
+                });
                 self.check_cleared("grcuda_buffer_add_reader", ok, null_out || reader == 0);
                 if ok {
                     let i = index.unwrap();
                     if reader != self.buffers[i].readers {
-                        self.fail(&format!("grcuda_buffer_add_reader gave reader {reader}, expected {}", self.buffers[i].readers));
+                        self.fail(&format!(
+                            "grcuda_buffer_add_reader gave reader {reader}, expected {}",
+                            self.buffers[i].readers
+                        ));
                     }
                     self.buffers[i].readers += 1;
                 }
@@ -815,7 +862,9 @@ impl Fuzzer {
                 let (stream, stream_backend) = self.stream();
                 let reader = self.rng.index(readers);
                 let status = grcuda_buffer_set_reader_stream(buffer, reader, stream);
-                self.check("grcuda_buffer_set_reader_stream", status, scope_of2(backend, stream_backend), || format!("{buffer:?}, {reader}, {stream:?}"));
+                self.check("grcuda_buffer_set_reader_stream", status, scope_of2(backend, stream_backend), || {
+                    format!("{buffer:?}, {reader}, {stream:?}")
+                });
             }
             7 | 8 => {
                 let item = self.rng.index(ring_items);
@@ -851,7 +900,9 @@ impl Fuzzer {
                 let item = self.rng.index(ring_items);
                 let nitems = self.rng.index(ring_items);
                 let status = grcuda_buffer_consume(buffer, reader, item, nitems);
-                self.check("grcuda_buffer_consume", status, scope, || format!("{buffer:?}, {reader}, {item}, {nitems}"));
+                self.check("grcuda_buffer_consume", status, scope, || {
+                    format!("{buffer:?}, {reader}, {item}, {nitems}")
+                });
             }
             14 => {
                 let item = self.rng.index(ring_items);
@@ -866,7 +917,8 @@ impl Fuzzer {
                 let mut published = GARBAGE;
                 let out = if null_out { null_mut() } else { &mut published as *mut _ };
                 let status = grcuda_buffer_published_items(buffer, item, nitems, out);
-                let ok = self.check("grcuda_buffer_published_items", status, scope, || format!("{buffer:?}, {item}, {nitems}"));
+                let ok = self
+                    .check("grcuda_buffer_published_items", status, scope, || format!("{buffer:?}, {item}, {nitems}"));
                 self.check_cleared("grcuda_buffer_published_items", ok, null_out || published == 0);
                 if ok && published > nitems {
                     self.fail(&format!("grcuda_buffer_published_items gave {published} of {nitems}"));
@@ -898,7 +950,9 @@ impl Fuzzer {
         let mut handle = garbage::<grcuda_buffer>();
         let out = if null_out { null_mut() } else { &mut handle as *mut _ };
         let status = grcuda_buffer_new(device, item_size, min_items, mode, out);
-        let ok = self.check("grcuda_buffer_new", status, scope_of(backend), || format!("{device:?}, {item_size}, {min_items}, {mode}"));
+        let ok = self.check("grcuda_buffer_new", status, scope_of(backend), || {
+            format!("{device:?}, {item_size}, {min_items}, {mode}")
+        });
         self.check_cleared("grcuda_buffer_new", ok, null_out || handle.is_null());
         if ok {
             let ring_items = grcuda_buffer_ring_items(handle);
@@ -923,7 +977,9 @@ impl Fuzzer {
                 let mut handle = garbage::<grcuda_block>();
                 let out = if null_out { null_mut() } else { &mut handle as *mut _ };
                 let status = grcuda_block_new(device, out);
-                let ok = self.check("grcuda_block_new", status, scope_of(backend), || format!("{device:?}, null_out {null_out}"));
+                let ok = self.check("grcuda_block_new", status, scope_of(backend), || {
+                    format!("{device:?}, null_out {null_out}")
+                });
                 self.check_cleared("grcuda_block_new", ok, null_out || handle.is_null());
                 if ok {
                     if self.blocks.len() >= POOL {
@@ -958,7 +1014,8 @@ impl Fuzzer {
                 let buffer_index = self.buffer();
                 let block = self.block_handle(index);
                 let buffer = self.buffer_handle(buffer_index);
-                let scope = scope_of2(index.map(|i| self.blocks[i].backend), buffer_index.map(|i| self.buffers[i].backend));
+                let scope =
+                    scope_of2(index.map(|i| self.blocks[i].backend), buffer_index.map(|i| self.buffers[i].backend));
                 let null_out = self.rng.percent(5);
                 let mut port = GARBAGE;
                 let out = if null_out { null_mut() } else { &mut port as *mut _ };
@@ -992,7 +1049,12 @@ impl Fuzzer {
                 let mut reader = GARBAGE;
                 let out = if null_out { null_mut() } else { &mut reader as *mut _ };
                 let status = grcuda_block_input_reader(block, port, out);
-                let ok = self.check("grcuda_block_input_reader", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{block:?}, {port}"));
+                let ok = self.check(
+                    "grcuda_block_input_reader",
+                    status,
+                    scope_of(index.map(|i| self.blocks[i].backend)),
+                    || format!("{block:?}, {port}"),
+                );
                 self.check_cleared("grcuda_block_input_reader", ok, null_out || reader == 0);
             }
             6..=8 => {
@@ -1001,11 +1063,16 @@ impl Fuzzer {
                 let ports = index.map_or(1, |i| self.blocks[i].outputs);
                 let length = if self.rng.percent(80) { ports } else { self.rng.below(4) };
                 let writes: Vec<grcuda_write_request> = (0..length)
-                    .map(|_| grcuda_write_request { write_index: self.rng.index(4096), max_items: self.rng.index(MAX_ITEMS) })
+                    .map(|_| grcuda_write_request {
+                        write_index: self.rng.index(4096),
+                        max_items: self.rng.index(MAX_ITEMS),
+                    })
                     .collect();
                 let (pointer, count) = self.list_argument(&writes);
                 let status = grcuda_block_begin_work(block, pointer, count);
-                self.check("grcuda_block_begin_work", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{block:?}, {count} of {}", writes.len()));
+                self.check("grcuda_block_begin_work", status, scope_of(index.map(|i| self.blocks[i].backend)), || {
+                    format!("{block:?}, {count} of {}", writes.len())
+                });
             }
             9 | 10 => {
                 let index = self.block();
@@ -1017,12 +1084,16 @@ impl Fuzzer {
                     .collect();
                 let (pointer, count) = self.list_argument(&consumed);
                 let status = grcuda_block_end_work(block, pointer, count);
-                self.check("grcuda_block_end_work", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{block:?}, {count} of {}", consumed.len()));
+                self.check("grcuda_block_end_work", status, scope_of(index.map(|i| self.blocks[i].backend)), || {
+                    format!("{block:?}, {count} of {}", consumed.len())
+                });
             }
             _ => {
                 let index = self.block();
                 let status = grcuda_block_synchronize(self.block_handle(index));
-                self.check("grcuda_block_synchronize", status, scope_of(index.map(|i| self.blocks[i].backend)), || format!("{index:?}"));
+                self.check("grcuda_block_synchronize", status, scope_of(index.map(|i| self.blocks[i].backend)), || {
+                    format!("{index:?}")
+                });
             }
         }
     }
@@ -1052,12 +1123,33 @@ impl Fuzzer {
                 let input = self.array(backend, count, item);
                 let output = if self.rng.percent(20) { input } else { self.array(backend, count, item) };
                 let (function, status) = match choice {
-                    1 => ("grcuda_multiply_const_ss", grcuda_multiply_const_ss(stream, input as _, output as _, count, self.rng.next() as i16)),
-                    2 => ("grcuda_multiply_const_ii", grcuda_multiply_const_ii(stream, input as _, output as _, count, self.rng.next() as i32)),
-                    3 => ("grcuda_multiply_const_ff", grcuda_multiply_const_ff(stream, input as _, output as _, count, f32::from_bits(self.rng.next() as u32))),
+                    1 => (
+                        "grcuda_multiply_const_ss",
+                        grcuda_multiply_const_ss(stream, input as _, output as _, count, self.rng.next() as i16),
+                    ),
+                    2 => (
+                        "grcuda_multiply_const_ii",
+                        grcuda_multiply_const_ii(stream, input as _, output as _, count, self.rng.next() as i32),
+                    ),
+                    3 => (
+                        "grcuda_multiply_const_ff",
+                        grcuda_multiply_const_ff(
+                            stream,
+                            input as _,
+                            output as _,
+                            count,
+                            f32::from_bits(self.rng.next() as u32),
+                        ),
+                    ),
                     _ => {
-                        let constant = grcuda_complex32 { real: self.rng.below(100) as f32 - 50.0, imag: f32::from_bits(self.rng.next() as u32) };
-                        ("grcuda_multiply_const_cc", grcuda_multiply_const_cc(stream, input as _, output as _, count, constant))
+                        let constant = grcuda_complex32 {
+                            real: self.rng.below(100) as f32 - 50.0,
+                            imag: f32::from_bits(self.rng.next() as u32),
+                        };
+                        (
+                            "grcuda_multiply_const_cc",
+                            grcuda_multiply_const_cc(stream, input as _, output as _, count, constant),
+                        )
                     }
                 };
                 self.check(function, status, scope, || format!("{stream:?}, {input:#x}, {output:#x}, {count}"));
@@ -1085,7 +1177,9 @@ impl Fuzzer {
                     7 => ("grcuda_add_ff", grcuda_add_ff(stream, list, list_length, output, count)),
                     _ => ("grcuda_add_cc", grcuda_add_cc(stream, list, list_length, output, count)),
                 };
-                self.check(function, status, scope, || format!("{stream:?}, {list_length} inputs, {output:?}, {count}"));
+                self.check(function, status, scope, || {
+                    format!("{stream:?}, {list_length} inputs, {output:?}, {count}")
+                });
             }
             9 | 10 => {
                 let count = self.count();
@@ -1094,7 +1188,10 @@ impl Fuzzer {
                 let (function, status) = if choice == 9 {
                     ("grcuda_complex_to_mag", grcuda_complex_to_mag(stream, input as _, output as _, count))
                 } else {
-                    ("grcuda_complex_to_mag_squared", grcuda_complex_to_mag_squared(stream, input as _, output as _, count))
+                    (
+                        "grcuda_complex_to_mag_squared",
+                        grcuda_complex_to_mag_squared(stream, input as _, output as _, count),
+                    )
                 };
                 self.check(function, status, scope, || format!("{input:#x}, {output:#x}, {count}"));
             }
@@ -1113,13 +1210,21 @@ impl Fuzzer {
                 let input = self.array(backend, total, item);
                 let output = if self.rng.percent(15) { input } else { self.array(backend, total, item) };
                 let (function, status) = match choice {
-                    12 => ("grcuda_fft_shift_cc", grcuda_fft_shift_cc(stream, input as _, output as _, length, vectors)),
+                    12 => {
+                        ("grcuda_fft_shift_cc", grcuda_fft_shift_cc(stream, input as _, output as _, length, vectors))
+                    }
                     _ => {
                         let taps = self.array(backend, if length <= MAX_ITEMS { length } else { usize::MAX }, 4);
                         if choice == 13 {
-                            ("grcuda_window_cc", grcuda_window_cc(stream, input as _, taps as _, output as _, length, vectors))
+                            (
+                                "grcuda_window_cc",
+                                grcuda_window_cc(stream, input as _, taps as _, output as _, length, vectors),
+                            )
                         } else {
-                            ("grcuda_window_ff", grcuda_window_ff(stream, input as _, taps as _, output as _, length, vectors))
+                            (
+                                "grcuda_window_ff",
+                                grcuda_window_ff(stream, input as _, taps as _, output as _, length, vectors),
+                            )
                         }
                     }
                 };
@@ -1150,9 +1255,14 @@ impl Fuzzer {
                 let (function, status) = if choice == 15 {
                     ("grcuda_interleave", grcuda_interleave(stream, list, count, interleaved as _, items, item_size))
                 } else {
-                    ("grcuda_deinterleave", grcuda_deinterleave(stream, interleaved as _, list.cast(), count, items, item_size))
+                    (
+                        "grcuda_deinterleave",
+                        grcuda_deinterleave(stream, interleaved as _, list.cast(), count, items, item_size),
+                    )
                 };
-                self.check(function, status, scope, || format!("{count} streams, {interleaved:#x}, {items} x {item_size}"));
+                self.check(function, status, scope, || {
+                    format!("{count} streams, {interleaved:#x}, {items} x {item_size}")
+                });
             }
             _ => {
                 let kind = self.rng.enum_value(&[GRCUDA_FFT_FORWARD, GRCUDA_FFT_INVERSE, GRCUDA_FFT_REAL_FORWARD]);
@@ -1166,10 +1276,14 @@ impl Fuzzer {
                 let valid = size.checked_mul(batch).filter(|&n| n <= MAX_ITEMS);
                 let input_item = if kind == GRCUDA_FFT_REAL_FORWARD { 4 } else { 8 };
                 let input = self.array(backend, valid.unwrap_or(usize::MAX), input_item);
-                let output_items = valid.map_or(usize::MAX, |_| (if kind == GRCUDA_FFT_REAL_FORWARD { size / 2 + 1 } else { size }) * batch);
+                let output_items = valid.map_or(usize::MAX, |_| {
+                    (if kind == GRCUDA_FFT_REAL_FORWARD { size / 2 + 1 } else { size }) * batch
+                });
                 let output = if self.rng.percent(20) { input } else { self.array(backend, output_items, 8) };
                 let status = grcuda_fft_execute(stream, kind, size, batch, input as _, output as _);
-                self.check("grcuda_fft_execute", status, scope, || format!("{stream:?}, {kind}, {size} x {batch}, {input:#x}, {output:#x}"));
+                self.check("grcuda_fft_execute", status, scope, || {
+                    format!("{stream:?}, {kind}, {size} x {batch}, {input:#x}, {output:#x}")
+                });
             }
         }
     }
@@ -1323,7 +1437,11 @@ fn random_calls_keep_the_c_api_contract() {
     fuzzer.finish();
     let elapsed = started.elapsed();
     // This test is alone in its binary: with every handle freed, so is all simulated memory.
-    assert_eq!(simulated_free_memory(), free_at_start, "simulated device memory leaked (seed {seed:#x}, {calls} calls)");
+    assert_eq!(
+        simulated_free_memory(),
+        free_at_start,
+        "simulated device memory leaked (seed {seed:#x}, {calls} calls)"
+    );
     let total: u64 = fuzzer.calls_by_function.values().sum();
     let _ = writeln!(
         std::io::stderr(),

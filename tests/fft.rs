@@ -14,13 +14,12 @@ use grcuda::kernels::Complex32;
 use grcuda::{ErrorKind, Stream};
 use num_complex::Complex;
 use rand::rngs::StdRng;
-use support::device_memory::Harness;
 use rand::{RngExt, SeedableRng};
 use rustfft::{FftDirection, FftPlanner};
 use std::f64::consts::PI;
+use support::device_memory::Harness;
 
 const TOLERANCE: f64 = 1e-5;
-
 
 fn random_complex(rng: &mut StdRng, count: usize) -> Vec<Complex32> {
     (0..count).map(|_| Complex32::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))).collect()

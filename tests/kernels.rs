@@ -11,15 +11,15 @@
 
 mod support;
 
+use grcuda::ErrorKind;
 use grcuda::kernels::{self, Complex32, Element, WindowElement};
 use grcuda::memory::DeviceAllocation;
-use grcuda::ErrorKind;
 use num_complex::Complex;
 use rand::rngs::StdRng;
-use support::device_memory::Harness;
 use rand::{RngExt, SeedableRng};
 use std::fmt::Debug;
 use std::ops::{Add, Mul};
+use support::device_memory::Harness;
 
 const TOLERANCE: f64 = 1e-5;
 
@@ -27,7 +27,6 @@ const TOLERANCE: f64 = 1e-5;
 const COUNTS: &[usize] = &[1, 255, 1000, 1 << 22];
 
 // ---- device, data movement and random data ----
-
 
 /// The item types under test, with an exact reference arithmetic for each.
 trait Sample: Element + Debug + PartialEq {

@@ -29,4 +29,3 @@ fn ten_thousand_buffer_cycles_leak_nothing() {
     assert_eq!(device.free_memory().unwrap(), start, "device memory must return to its start value");
     eprintln!("{cycles} buffer create/free cycles in {:.2?}", started.elapsed());
 }
-

@@ -28,7 +28,8 @@ fn stream_and_event(device: *mut grcuda_device) -> (*mut grcuda_stream, *mut grc
 fn events_and_streams_of_different_backends_are_refused() {
     let simulated = open(GRCUDA_BACKEND_SIMULATED).expect("the simulated backend always opens");
     let Some(cuda) = open(GRCUDA_BACKEND_CUDA) else {
-        let _ = writeln!(std::io::stderr(), "skipped: no CUDA device here ({}); runs on the GPU test kit", last_error());
+        let _ =
+            writeln!(std::io::stderr(), "skipped: no CUDA device here ({}); runs on the GPU test kit", last_error());
         grcuda_device_free(simulated);
         return;
     };
@@ -38,10 +39,26 @@ fn events_and_streams_of_different_backends_are_refused() {
         assert_eq!(status, grcuda_status::GRCUDA_STATUS_INVALID_ARGUMENT, "{what}: {}", last_error());
         assert!(last_error().contains(needle), "{what}: {}", last_error());
     };
-    refused("CUDA event on a simulated stream", grcuda_event_record(cuda_event, simulated_stream), "the event belongs to CUDA device 0 but the stream to the simulated device");
-    refused("simulated event on a CUDA stream", grcuda_event_record(simulated_event, cuda_stream), "the event belongs to the simulated device");
-    refused("CUDA stream waiting for a simulated event", grcuda_stream_wait_event(cuda_stream, simulated_event), "its own backend");
-    refused("simulated stream waiting for a CUDA event", grcuda_stream_wait_event(simulated_stream, cuda_event), "its own backend");
+    refused(
+        "CUDA event on a simulated stream",
+        grcuda_event_record(cuda_event, simulated_stream),
+        "the event belongs to CUDA device 0 but the stream to the simulated device",
+    );
+    refused(
+        "simulated event on a CUDA stream",
+        grcuda_event_record(simulated_event, cuda_stream),
+        "the event belongs to the simulated device",
+    );
+    refused(
+        "CUDA stream waiting for a simulated event",
+        grcuda_stream_wait_event(cuda_stream, simulated_event),
+        "its own backend",
+    );
+    refused(
+        "simulated stream waiting for a CUDA event",
+        grcuda_stream_wait_event(simulated_stream, cuda_event),
+        "its own backend",
+    );
     // The same backends still work.
     assert_eq!(grcuda_event_record(cuda_event, cuda_stream), grcuda_status::GRCUDA_STATUS_OK);
     assert_eq!(grcuda_stream_wait_event(cuda_stream, cuda_event), grcuda_status::GRCUDA_STATUS_OK);

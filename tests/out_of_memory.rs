@@ -45,7 +45,12 @@ fn last_error() -> String {
 
 /// The call returned OUT_OF_MEMORY with a message containing `needle`.
 fn assert_out_of_memory(what: &str, status: grcuda_status, needle: &str) {
-    assert_eq!(status, grcuda_status::GRCUDA_STATUS_OUT_OF_MEMORY, "{what} (the last error may be older): {}", last_error());
+    assert_eq!(
+        status,
+        grcuda_status::GRCUDA_STATUS_OUT_OF_MEMORY,
+        "{what} (the last error may be older): {}",
+        last_error()
+    );
     let message = last_error();
     assert!(message.contains(needle), "{what}: the message should contain {needle:?}: {message}");
     println!("{what}: {message}");
@@ -155,7 +160,17 @@ fn child_under_an_address_space_limit() {
     // The library is still usable: a small FFT and small memory work under the same limit.
     let size = 1024;
     let small = new_memory(device, GRCUDA_MEMORY_DEVICE, size * 8);
-    ok("a 1024-point FFT", grcuda_fft_execute(stream, GRCUDA_FFT_FORWARD, size, 1, grcuda_memory_address(small), grcuda_memory_address(small)));
+    ok(
+        "a 1024-point FFT",
+        grcuda_fft_execute(
+            stream,
+            GRCUDA_FFT_FORWARD,
+            size,
+            1,
+            grcuda_memory_address(small),
+            grcuda_memory_address(small),
+        ),
+    );
     let mut buffer = null_mut();
     ok("a small buffer", grcuda_buffer_new(device, 8, 4096, GRCUDA_HOST_WAIT_SPIN, &mut buffer));
     ok("its transfer type", grcuda_buffer_set_transfer_type(buffer, GRCUDA_TRANSFER_HOST_TO_DEVICE));

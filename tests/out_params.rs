@@ -58,7 +58,10 @@ impl Objects {
         let mut device = null_mut();
         assert_eq!(grcuda_device_open(0, GRCUDA_BACKEND_SIMULATED, &mut device), grcuda_status::GRCUDA_STATUS_OK);
         let mut buffer = null_mut();
-        assert_eq!(grcuda_buffer_new(device, 8, 1024, GRCUDA_HOST_WAIT_SPIN, &mut buffer), grcuda_status::GRCUDA_STATUS_OK);
+        assert_eq!(
+            grcuda_buffer_new(device, 8, 1024, GRCUDA_HOST_WAIT_SPIN, &mut buffer),
+            grcuda_status::GRCUDA_STATUS_OK
+        );
         let mut block = null_mut();
         assert_eq!(grcuda_block_new(device, &mut block), grcuda_status::GRCUDA_STATUS_OK);
         Objects { device, buffer, block }
@@ -97,42 +100,123 @@ fn cases() -> Vec<Case> {
         SLOT.with(|s| s.get() == 0)
     }
     vec![
-        ("grcuda_device_count", "backend 4294967295 is unknown", |_| {
-            COUNT.with(|c| {
-                c.set(-12345);
-                grcuda_device_count(u32::MAX, c.as_ptr())
-            })
-        }, |_| COUNT.with(|c| c.get() == 0)),
-        ("grcuda_device_open", "device ordinal -7 is negative", |_| grcuda_device_open(-7, GRCUDA_BACKEND_SIMULATED, slot()), slot_cleared),
+        (
+            "grcuda_device_count",
+            "backend 4294967295 is unknown",
+            |_| {
+                COUNT.with(|c| {
+                    c.set(-12345);
+                    grcuda_device_count(u32::MAX, c.as_ptr())
+                })
+            },
+            |_| COUNT.with(|c| c.get() == 0),
+        ),
+        (
+            "grcuda_device_open",
+            "device ordinal -7 is negative",
+            |_| grcuda_device_open(-7, GRCUDA_BACKEND_SIMULATED, slot()),
+            slot_cleared,
+        ),
         ("grcuda_device_open", "backend 77 is unknown", |_| grcuda_device_open(0, 77, slot()), slot_cleared),
-        ("grcuda_device_free_memory", "device is NULL", |_| {
-            BYTES.with(|b| {
-                b.set(0xdead_beef_dead_beef);
-                grcuda_device_free_memory(null(), b.as_ptr())
-            })
-        }, |_| BYTES.with(|b| b.get() == 0)),
+        (
+            "grcuda_device_free_memory",
+            "device is NULL",
+            |_| {
+                BYTES.with(|b| {
+                    b.set(0xdead_beef_dead_beef);
+                    grcuda_device_free_memory(null(), b.as_ptr())
+                })
+            },
+            |_| BYTES.with(|b| b.get() == 0),
+        ),
         ("grcuda_stream_new", "device is NULL", |_| grcuda_stream_new(null(), slot()), slot_cleared),
-        ("grcuda_event_new", "device is NULL", |_| grcuda_event_new(null(), GRCUDA_HOST_WAIT_SPIN, slot()), slot_cleared),
-        ("grcuda_memory_new", "device is NULL", |_| grcuda_memory_new(null(), GRCUDA_MEMORY_DEVICE, 64, slot()), slot_cleared),
-        ("grcuda_buffer_new", "device is NULL", |_| grcuda_buffer_new(null(), 8, 1024, GRCUDA_HOST_WAIT_SPIN, slot()), slot_cleared),
-        ("grcuda_buffer_add_reader", "buffer is NULL", |_| grcuda_buffer_add_reader(null(), null(), slot()), slot_cleared),
-        ("grcuda_buffer_writer_pointer", "buffer is NULL", |_| grcuda_buffer_writer_pointer(null(), 0, slot()), slot_cleared),
-        ("grcuda_buffer_reader_pointer", "buffer is NULL", |_| grcuda_buffer_reader_pointer(null(), 0, slot()), slot_cleared),
-        ("grcuda_buffer_published_items", "buffer is NULL", |_| grcuda_buffer_published_items(null(), 0, 1, slot()), slot_cleared),
+        (
+            "grcuda_event_new",
+            "device is NULL",
+            |_| grcuda_event_new(null(), GRCUDA_HOST_WAIT_SPIN, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_memory_new",
+            "device is NULL",
+            |_| grcuda_memory_new(null(), GRCUDA_MEMORY_DEVICE, 64, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_buffer_new",
+            "device is NULL",
+            |_| grcuda_buffer_new(null(), 8, 1024, GRCUDA_HOST_WAIT_SPIN, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_buffer_add_reader",
+            "buffer is NULL",
+            |_| grcuda_buffer_add_reader(null(), null(), slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_buffer_writer_pointer",
+            "buffer is NULL",
+            |_| grcuda_buffer_writer_pointer(null(), 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_buffer_reader_pointer",
+            "buffer is NULL",
+            |_| grcuda_buffer_reader_pointer(null(), 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_buffer_published_items",
+            "buffer is NULL",
+            |_| grcuda_buffer_published_items(null(), 0, 1, slot()),
+            slot_cleared,
+        ),
         ("grcuda_block_new", "device is NULL", |_| grcuda_block_new(null(), slot()), slot_cleared),
-        ("grcuda_block_attach_input", "block is NULL", |o| grcuda_block_attach_input(null_mut(), o.buffer, slot()), slot_cleared),
-        ("grcuda_block_attach_input", "buffer is NULL", |o| grcuda_block_attach_input(o.block, null(), slot()), slot_cleared),
-        ("grcuda_block_attach_output", "block is NULL", |o| grcuda_block_attach_output(null_mut(), o.buffer, slot()), slot_cleared),
-        ("grcuda_block_attach_output", "buffer is NULL", |o| grcuda_block_attach_output(o.block, null(), slot()), slot_cleared),
+        (
+            "grcuda_block_attach_input",
+            "block is NULL",
+            |o| grcuda_block_attach_input(null_mut(), o.buffer, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_block_attach_input",
+            "buffer is NULL",
+            |o| grcuda_block_attach_input(o.block, null(), slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_block_attach_output",
+            "block is NULL",
+            |o| grcuda_block_attach_output(null_mut(), o.buffer, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_block_attach_output",
+            "buffer is NULL",
+            |o| grcuda_block_attach_output(o.block, null(), slot()),
+            slot_cleared,
+        ),
         ("grcuda_block_input_reader", "block is NULL", |_| grcuda_block_input_reader(null(), 0, slot()), slot_cleared),
         // Not a NULL handle, but a failure after the handle was accepted: cleared as well.
-        ("grcuda_block_input_reader", "input port 3 does not exist", |o| grcuda_block_input_reader(o.block, 3, slot()), slot_cleared),
-        ("grcuda_buffer_writer_pointer", "index 99999999 is out of range", |o| {
-            grcuda_buffer_writer_pointer(o.buffer, 99_999_999, slot())
-        }, slot_cleared),
-        ("grcuda_device_get_info", "device is NULL", |_| {
-            INFO.with(|info| grcuda_device_get_info(null(), info.as_ptr()))
-        }, |_| INFO.with(|info| info_is_cleared(&info.get()))),
+        (
+            "grcuda_block_input_reader",
+            "input port 3 does not exist",
+            |o| grcuda_block_input_reader(o.block, 3, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_buffer_writer_pointer",
+            "index 99999999 is out of range",
+            |o| grcuda_buffer_writer_pointer(o.buffer, 99_999_999, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_device_get_info",
+            "device is NULL",
+            |_| INFO.with(|info| grcuda_device_get_info(null(), info.as_ptr())),
+            |_| INFO.with(|info| info_is_cleared(&info.get())),
+        ),
     ]
 }
 
@@ -216,7 +300,11 @@ fn a_null_out_parameter_is_named_before_a_null_handle() {
     );
     // A NULL out-parameter made nothing: the block is still no reader of the buffer.
     let mut reader = GARBAGE;
-    assert_invalid("grcuda_block_input_reader", grcuda_block_input_reader(objects.block, 0, &mut reader), "input port 0");
+    assert_invalid(
+        "grcuda_block_input_reader",
+        grcuda_block_input_reader(objects.block, 0, &mut reader),
+        "input port 0",
+    );
     assert_eq!(reader, 0);
 }
 
@@ -262,7 +350,10 @@ fn the_cases_cover_every_out_parameter_in_the_header() {
     let in_header = functions_with_out_parameters(HEADER, " grcuda_");
     assert!(in_header.len() >= 16, "found only {in_header:?}");
     for (function, _) in &in_header {
-        assert!(covered.contains(&function.as_str()), "{function} has an out-parameter but no case in tests/out_params.rs");
+        assert!(
+            covered.contains(&function.as_str()),
+            "{function} has an out-parameter but no case in tests/out_params.rs"
+        );
     }
 }
 

@@ -180,14 +180,17 @@ impl Buffer {
 
     fn transfer(&self) -> Result<&Transfer> {
         self.transfer.get().ok_or_else(|| {
-            Error::invalid_argument("the buffer's transfer type is not set: call set_transfer_type before reading or writing")
+            Error::invalid_argument(
+                "the buffer's transfer type is not set: call set_transfer_type before reading or writing",
+            )
         })
     }
 
     fn check_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
         match stream {
-            Some(s) if s.device().backend() != self.device.backend()
-                || s.device().info().ordinal != self.device.info().ordinal =>
+            Some(s)
+                if s.device().backend() != self.device.backend()
+                    || s.device().info().ordinal != self.device.info().ordinal =>
             {
                 Err(Error::invalid_argument(format!(
                     "the stream belongs to {} (ordinal {}) but the buffer to {} (ordinal {})",
@@ -217,10 +220,8 @@ impl Buffer {
     /// Registers a reader (`None`: a CPU reader, or a host-synchronous device reader).
     pub fn add_reader(&self, stream: Option<Arc<Stream>>) -> Result<ReaderId> {
         self.check_reader_stream(&stream)?;
-        let reader = Reader {
-            stream: Mutex::new(stream),
-            reads: Mutex::new(PendingWork::new(&self.device, self.host_wait)?),
-        };
+        let reader =
+            Reader { stream: Mutex::new(stream), reads: Mutex::new(PendingWork::new(&self.device, self.host_wait)?) };
         let mut readers = self.readers.write().unwrap_or_else(|p| p.into_inner());
         readers.push(Arc::new(reader));
         Ok(readers.len() - 1)
@@ -252,7 +253,10 @@ impl Buffer {
     fn reader(&self, reader: ReaderId) -> Result<Arc<Reader>> {
         let readers = self.read_readers();
         readers.get(reader).cloned().ok_or_else(|| {
-            Error::invalid_argument(format!("reader {reader} does not exist: the buffer has {} reader(s)", readers.len()))
+            Error::invalid_argument(format!(
+                "reader {reader} does not exist: the buffer has {} reader(s)",
+                readers.len()
+            ))
         })
     }
 
@@ -462,7 +466,12 @@ impl Drop for Buffer {
 /// records known complete cost nothing, and a record found complete by a query is not waited
 /// for, which keeps needless cross-stream dependencies off the GPU's queues. The ring's lock
 /// is not held while waiting, so the recording thread never waits for this one.
-fn order_after_overlapping(ring: &Mutex<PendingWork>, span: RingSpan, ring_items: usize, waiter: Option<&Stream>) -> Result<()> {
+fn order_after_overlapping(
+    ring: &Mutex<PendingWork>,
+    span: RingSpan,
+    ring_items: usize,
+    waiter: Option<&Stream>,
+) -> Result<()> {
     let Some(record) = lock(ring).newest_pending_overlapping(span, ring_items) else {
         return Ok(());
     };

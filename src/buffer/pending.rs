@@ -113,7 +113,11 @@ impl PendingWork {
     }
 
     /// Pending records whose spans share items with `span`, from oldest to newest.
-    pub fn pending_overlapping_oldest_first(&self, span: RingSpan, ring_items: usize) -> Vec<(RingSpan, PendingRecord)> {
+    pub fn pending_overlapping_oldest_first(
+        &self,
+        span: RingSpan,
+        ring_items: usize,
+    ) -> Vec<(RingSpan, PendingRecord)> {
         let mut found: Vec<_> = self
             .pending_newest_first()
             .filter(|r| r.span.overlaps(&span, ring_items))

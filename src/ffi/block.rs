@@ -2,7 +2,10 @@
 
 //! C API: the block work-wrapper.
 
-use super::{borrow, borrow_mut, borrow_slice, free_handle, grcuda_buffer, grcuda_device, grcuda_status, grcuda_stream, guard, guard_out, guard_value, into_handle};
+use super::{
+    borrow, borrow_mut, borrow_slice, free_handle, grcuda_buffer, grcuda_device, grcuda_status, grcuda_stream, guard,
+    guard_out, guard_value, into_handle,
+};
 use crate::block::{Block, Consumption, WriteRequest};
 
 /// What a block is about to write on one output port (see grcuda_block_begin_work()).
@@ -78,7 +81,11 @@ pub extern "C" fn grcuda_block_stream_handle(block: *const grcuda_block) -> u64 
 /// (ports are numbered in attach order).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_attach_input(block: *mut grcuda_block, buffer: *const grcuda_buffer, port_out: *mut usize) -> grcuda_status {
+pub extern "C" fn grcuda_block_attach_input(
+    block: *mut grcuda_block,
+    buffer: *const grcuda_buffer,
+    port_out: *mut usize,
+) -> grcuda_status {
     guard_out(port_out, "port_out", 0, || {
         let block = borrow_mut(block, "block")?;
         let buffer = borrow(buffer, "buffer")?.buffer.clone();
@@ -89,7 +96,11 @@ pub extern "C" fn grcuda_block_attach_input(block: *mut grcuda_block, buffer: *c
 /// Makes the block the writer of `buffer` with its stream; returns the output port number.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_attach_output(block: *mut grcuda_block, buffer: *const grcuda_buffer, port_out: *mut usize) -> grcuda_status {
+pub extern "C" fn grcuda_block_attach_output(
+    block: *mut grcuda_block,
+    buffer: *const grcuda_buffer,
+    port_out: *mut usize,
+) -> grcuda_status {
     guard_out(port_out, "port_out", 0, || {
         let block = borrow_mut(block, "block")?;
         let buffer = borrow(buffer, "buffer")?.buffer.clone();
@@ -100,7 +111,11 @@ pub extern "C" fn grcuda_block_attach_output(block: *mut grcuda_block, buffer: *
 /// The reader id of input `port` in its buffer (for grcuda_buffer_consume()).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_input_reader(block: *const grcuda_block, port: usize, reader_out: *mut usize) -> grcuda_status {
+pub extern "C" fn grcuda_block_input_reader(
+    block: *const grcuda_block,
+    port: usize,
+    reader_out: *mut usize,
+) -> grcuda_status {
     guard_out(reader_out, "reader_out", 0, || borrow(block, "block")?.block.input_reader(port))
 }
 
@@ -108,7 +123,11 @@ pub extern "C" fn grcuda_block_input_reader(block: *const grcuda_block, port: us
 /// stream wait (on the GPU) until earlier reads of the spans it will write are done.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_begin_work(block: *const grcuda_block, writes: *const grcuda_write_request, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_block_begin_work(
+    block: *const grcuda_block,
+    writes: *const grcuda_write_request,
+    count: usize,
+) -> grcuda_status {
     guard(|| {
         let block = borrow(block, "block")?;
         let writes = borrow_slice(writes, count, "writes")?;
@@ -119,7 +138,11 @@ pub extern "C" fn grcuda_block_begin_work(block: *const grcuda_block, writes: *c
 /// After work() enqueued its kernels: one entry per attached input port, in port order.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_end_work(block: *const grcuda_block, consumed: *const grcuda_consumption, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_block_end_work(
+    block: *const grcuda_block,
+    consumed: *const grcuda_consumption,
+    count: usize,
+) -> grcuda_status {
     guard(|| {
         let block = borrow(block, "block")?;
         let consumed = borrow_slice(consumed, count, "consumed")?;

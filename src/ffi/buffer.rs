@@ -8,7 +8,9 @@
 //! grcuda_buffer_set_transfer_type().
 
 use super::event::host_wait;
-use super::{borrow, free_handle, grcuda_device, grcuda_status, grcuda_stream, guard, guard_out, guard_value, into_handle};
+use super::{
+    borrow, free_handle, grcuda_device, grcuda_status, grcuda_stream, guard, guard_out, guard_value, into_handle,
+};
 use crate::buffer::{Buffer, TransferType};
 use crate::error::{Error, Result};
 use crate::stream::Stream;
@@ -101,7 +103,10 @@ pub extern "C" fn grcuda_buffer_set_transfer_type(buffer: *const grcuda_buffer, 
 /// waited for first.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_buffer_set_writer_stream(buffer: *const grcuda_buffer, stream: *const grcuda_stream) -> grcuda_status {
+pub extern "C" fn grcuda_buffer_set_writer_stream(
+    buffer: *const grcuda_buffer,
+    stream: *const grcuda_stream,
+) -> grcuda_status {
     guard(|| buffer_argument(buffer)?.set_writer_stream(optional_stream(stream)))
 }
 
@@ -134,7 +139,11 @@ pub extern "C" fn grcuda_buffer_set_reader_stream(
 /// contiguous, across the wrap point.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_buffer_writer_pointer(buffer: *const grcuda_buffer, index: usize, pointer_out: *mut *mut c_void) -> grcuda_status {
+pub extern "C" fn grcuda_buffer_writer_pointer(
+    buffer: *const grcuda_buffer,
+    index: usize,
+    pointer_out: *mut *mut c_void,
+) -> grcuda_status {
     guard_out(pointer_out, "pointer_out", std::ptr::null_mut(), || {
         Ok(buffer_argument(buffer)?.writer_pointer(index)? as *mut c_void)
     })
@@ -144,7 +153,11 @@ pub extern "C" fn grcuda_buffer_writer_pointer(buffer: *const grcuda_buffer, ind
 /// device memory otherwise. N items from there are contiguous, across the wrap point.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_buffer_reader_pointer(buffer: *const grcuda_buffer, index: usize, pointer_out: *mut *const c_void) -> grcuda_status {
+pub extern "C" fn grcuda_buffer_reader_pointer(
+    buffer: *const grcuda_buffer,
+    index: usize,
+    pointer_out: *mut *const c_void,
+) -> grcuda_status {
     guard_out(pointer_out, "pointer_out", std::ptr::null(), || {
         Ok(buffer_argument(buffer)?.reader_pointer(index)? as *const c_void)
     })
@@ -156,7 +169,11 @@ pub extern "C" fn grcuda_buffer_reader_pointer(buffer: *const grcuda_buffer, ind
 /// count only waits longer.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_buffer_begin_write(buffer: *const grcuda_buffer, write_index: usize, nitems: usize) -> grcuda_status {
+pub extern "C" fn grcuda_buffer_begin_write(
+    buffer: *const grcuda_buffer,
+    write_index: usize,
+    nitems: usize,
+) -> grcuda_status {
     guard(|| buffer_argument(buffer)?.begin_write(write_index, nitems))
 }
 
@@ -166,7 +183,11 @@ pub extern "C" fn grcuda_buffer_begin_write(buffer: *const grcuda_buffer, write_
 /// posts are still in flight. `nitems` 0 does nothing.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_buffer_post_work(buffer: *const grcuda_buffer, write_index: usize, nitems: usize) -> grcuda_status {
+pub extern "C" fn grcuda_buffer_post_work(
+    buffer: *const grcuda_buffer,
+    write_index: usize,
+    nitems: usize,
+) -> grcuda_status {
     guard(|| buffer_argument(buffer)?.post_work(write_index, nitems))
 }
 
@@ -188,7 +209,11 @@ pub extern "C" fn grcuda_buffer_consume(
 /// size waits for everything posted so far.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_buffer_wait_published(buffer: *const grcuda_buffer, read_index: usize, nitems: usize) -> grcuda_status {
+pub extern "C" fn grcuda_buffer_wait_published(
+    buffer: *const grcuda_buffer,
+    read_index: usize,
+    nitems: usize,
+) -> grcuda_status {
     guard(|| buffer_argument(buffer)?.wait_published(read_index, nitems))
 }
 

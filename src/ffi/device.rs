@@ -64,8 +64,7 @@ fn backend_choice(backend: u32) -> Result<BackendChoice> {
 }
 
 fn checked_ordinal(ordinal: i32) -> Result<usize> {
-    usize::try_from(ordinal)
-        .map_err(|_| Error::invalid_argument(format!("device ordinal {ordinal} is negative")))
+    usize::try_from(ordinal).map_err(|_| Error::invalid_argument(format!("device ordinal {ordinal} is negative")))
 }
 
 /// Counts the devices of a backend (GRCUDA_BACKEND_*). The simulated backend has one.
@@ -95,7 +94,10 @@ pub extern "C" fn grcuda_device_free(device: *mut grcuda_device) {
 /// Describes a device.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_device_get_info(device: *const grcuda_device, info_out: *mut grcuda_device_info) -> grcuda_status {
+pub extern "C" fn grcuda_device_get_info(
+    device: *const grcuda_device,
+    info_out: *mut grcuda_device_info,
+) -> grcuda_status {
     // All zero: backend 0, empty name, no VMM.
     let cleared = grcuda_device_info {
         backend: 0,

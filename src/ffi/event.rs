@@ -35,7 +35,11 @@ pub(crate) fn host_wait(value: u32) -> Result<HostWait> {
 /// Creates an event whose host waits spin, sleep or both (GRCUDA_HOST_WAIT_*).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_event_new(device: *const grcuda_device, host_wait_mode: u32, event_out: *mut *mut grcuda_event) -> grcuda_status {
+pub extern "C" fn grcuda_event_new(
+    device: *const grcuda_device,
+    host_wait_mode: u32,
+    event_out: *mut *mut grcuda_event,
+) -> grcuda_status {
     guard_out(event_out, "event_out", std::ptr::null_mut(), || {
         let device = &borrow(device, "device")?.device;
         Ok(into_handle(grcuda_event { event: Event::new(device, host_wait(host_wait_mode)?)? }))

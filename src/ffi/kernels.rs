@@ -35,12 +35,26 @@ fn addresses(pointers: *const *const c_void, count: usize, name: &str) -> crate:
     crate::fallible::collect(pointers.iter().map(|&p| Ok(p as u64)), &format!("the list of {count} {name}"))
 }
 
-fn multiply_const<T: Element>(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, count: usize, constant: T) -> grcuda_status {
+fn multiply_const<T: Element>(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    count: usize,
+    constant: T,
+) -> grcuda_status {
     guard(|| unsafe { kernels::multiply_const(stream_argument(stream)?, input as u64, output as u64, count, constant) })
 }
 
-fn add<T: Element>(stream: *const grcuda_stream, inputs: *const *const c_void, input_count: usize, output: *mut c_void, count: usize) -> grcuda_status {
-    guard(|| unsafe { kernels::add::<T>(stream_argument(stream)?, &addresses(inputs, input_count, "inputs")?, output as u64, count) })
+fn add<T: Element>(
+    stream: *const grcuda_stream,
+    inputs: *const *const c_void,
+    input_count: usize,
+    output: *mut c_void,
+    count: usize,
+) -> grcuda_status {
+    guard(|| unsafe {
+        kernels::add::<T>(stream_argument(stream)?, &addresses(inputs, input_count, "inputs")?, output as u64, count)
+    })
 }
 
 fn window<T: WindowElement>(
@@ -51,34 +65,59 @@ fn window<T: WindowElement>(
     length: usize,
     vectors: usize,
 ) -> grcuda_status {
-    guard(|| unsafe { kernels::window::<T>(stream_argument(stream)?, input as u64, taps as u64, output as u64, length, vectors) })
+    guard(|| unsafe {
+        kernels::window::<T>(stream_argument(stream)?, input as u64, taps as u64, output as u64, length, vectors)
+    })
 }
 
 /// Copies `bytes` bytes from `input` to `output` with a kernel.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_copy(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, bytes: usize) -> grcuda_status {
+pub extern "C" fn grcuda_copy(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    bytes: usize,
+) -> grcuda_status {
     guard(|| unsafe { kernels::copy(stream_argument(stream)?, input as u64, output as u64, bytes) })
 }
 
 /// output[i] = input[i] * constant for `count` int16 items (wrapping, as C does).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_multiply_const_ss(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, count: usize, constant: i16) -> grcuda_status {
+pub extern "C" fn grcuda_multiply_const_ss(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    count: usize,
+    constant: i16,
+) -> grcuda_status {
     multiply_const(stream, input, output, count, constant)
 }
 
 /// output[i] = input[i] * constant for `count` int32 items (wrapping, as C does).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_multiply_const_ii(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, count: usize, constant: i32) -> grcuda_status {
+pub extern "C" fn grcuda_multiply_const_ii(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    count: usize,
+    constant: i32,
+) -> grcuda_status {
     multiply_const(stream, input, output, count, constant)
 }
 
 /// output[i] = input[i] * constant for `count` float items.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_multiply_const_ff(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, count: usize, constant: f32) -> grcuda_status {
+pub extern "C" fn grcuda_multiply_const_ff(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    count: usize,
+    constant: f32,
+) -> grcuda_status {
     multiply_const(stream, input, output, count, constant)
 }
 
@@ -99,42 +138,76 @@ pub extern "C" fn grcuda_multiply_const_cc(
 /// `output` may be one of the first 16 inputs.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_add_ss(stream: *const grcuda_stream, inputs: *const *const c_void, input_count: usize, output: *mut c_void, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_add_ss(
+    stream: *const grcuda_stream,
+    inputs: *const *const c_void,
+    input_count: usize,
+    output: *mut c_void,
+    count: usize,
+) -> grcuda_status {
     add::<i16>(stream, inputs, input_count, output, count)
 }
 
 /// As grcuda_add_ss(), for int32 items.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_add_ii(stream: *const grcuda_stream, inputs: *const *const c_void, input_count: usize, output: *mut c_void, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_add_ii(
+    stream: *const grcuda_stream,
+    inputs: *const *const c_void,
+    input_count: usize,
+    output: *mut c_void,
+    count: usize,
+) -> grcuda_status {
     add::<i32>(stream, inputs, input_count, output, count)
 }
 
 /// As grcuda_add_ss(), for float items.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_add_ff(stream: *const grcuda_stream, inputs: *const *const c_void, input_count: usize, output: *mut c_void, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_add_ff(
+    stream: *const grcuda_stream,
+    inputs: *const *const c_void,
+    input_count: usize,
+    output: *mut c_void,
+    count: usize,
+) -> grcuda_status {
     add::<f32>(stream, inputs, input_count, output, count)
 }
 
 /// As grcuda_add_ss(), for complex float items.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_add_cc(stream: *const grcuda_stream, inputs: *const *const c_void, input_count: usize, output: *mut c_void, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_add_cc(
+    stream: *const grcuda_stream,
+    inputs: *const *const c_void,
+    input_count: usize,
+    output: *mut c_void,
+    count: usize,
+) -> grcuda_status {
     add::<Complex32>(stream, inputs, input_count, output, count)
 }
 
 /// output[i] = |input[i]| for `count` complex float items (float output).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_complex_to_mag(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_complex_to_mag(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    count: usize,
+) -> grcuda_status {
     guard(|| unsafe { kernels::magnitude(stream_argument(stream)?, input as u64, output as u64, count) })
 }
 
 /// output[i] = |input[i]|^2 for `count` complex float items (float output).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_complex_to_mag_squared(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, count: usize) -> grcuda_status {
+pub extern "C" fn grcuda_complex_to_mag_squared(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    count: usize,
+) -> grcuda_status {
     guard(|| unsafe { kernels::magnitude_squared(stream_argument(stream)?, input as u64, output as u64, count) })
 }
 
@@ -157,7 +230,13 @@ pub extern "C" fn grcuda_nlog10_ff(
 /// numpy.fft.fftshift does, also for odd lengths). Input and output must not overlap.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_fft_shift_cc(stream: *const grcuda_stream, input: *const c_void, output: *mut c_void, length: usize, vectors: usize) -> grcuda_status {
+pub extern "C" fn grcuda_fft_shift_cc(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    length: usize,
+    vectors: usize,
+) -> grcuda_status {
     guard(|| unsafe { kernels::fft_shift(stream_argument(stream)?, input as u64, output as u64, length, vectors) })
 }
 
@@ -203,7 +282,13 @@ pub extern "C" fn grcuda_interleave(
     item_size: usize,
 ) -> grcuda_status {
     guard(|| unsafe {
-        kernels::interleave(stream_argument(stream)?, &addresses(inputs, stream_count, "inputs")?, output as u64, items, item_size)
+        kernels::interleave(
+            stream_argument(stream)?,
+            &addresses(inputs, stream_count, "inputs")?,
+            output as u64,
+            items,
+            item_size,
+        )
     })
 }
 

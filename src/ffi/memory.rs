@@ -36,14 +36,12 @@ impl Storage {
         match kind {
             GRCUDA_MEMORY_DEVICE => Ok(Storage::Device(DeviceAllocation::new(device, min_bytes)?)),
             GRCUDA_MEMORY_PINNED_HOST => Ok(Storage::PinnedHost(PinnedAllocation::new(device, min_bytes)?)),
-            GRCUDA_MEMORY_DEVICE_RING => Ok(Storage::DeviceRing(DeviceRing::new(
-                device,
-                ring_bytes(device.info().ring_granularity)?,
-            )?)),
-            GRCUDA_MEMORY_HOST_RING => Ok(Storage::HostRing(HostRing::new(
-                device,
-                ring_bytes(crate::simulated::page_size())?,
-            )?)),
+            GRCUDA_MEMORY_DEVICE_RING => {
+                Ok(Storage::DeviceRing(DeviceRing::new(device, ring_bytes(device.info().ring_granularity)?)?))
+            }
+            GRCUDA_MEMORY_HOST_RING => {
+                Ok(Storage::HostRing(HostRing::new(device, ring_bytes(crate::simulated::page_size())?)?))
+            }
             other => Err(Error::invalid_argument(format!(
                 "memory kind {other} is unknown: use GRCUDA_MEMORY_DEVICE (0), GRCUDA_MEMORY_PINNED_HOST (1), \
                  GRCUDA_MEMORY_DEVICE_RING (2) or GRCUDA_MEMORY_HOST_RING (3)"

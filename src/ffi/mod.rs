@@ -77,7 +77,12 @@ pub(crate) fn borrow_mut<'a, T>(pointer: *mut T, name: &str) -> Result<&'a mut T
 ///
 /// Every exported function with an out-parameter goes through here, which is what the
 /// header's promise about out-parameters rests on.
-pub(crate) fn guard_out<T: Copy>(pointer: *mut T, name: &str, cleared: T, body: impl FnOnce() -> Result<T>) -> grcuda_status {
+pub(crate) fn guard_out<T: Copy>(
+    pointer: *mut T,
+    name: &str,
+    cleared: T,
+    body: impl FnOnce() -> Result<T>,
+) -> grcuda_status {
     guard(|| {
         if pointer.is_null() {
             return Err(Error::invalid_argument(format!("{name} is NULL")));

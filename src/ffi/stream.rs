@@ -2,7 +2,9 @@
 
 //! C API: streams and copies.
 
-use super::{borrow, free_handle, grcuda_device, grcuda_event, grcuda_status, guard, guard_out, guard_value, into_handle};
+use super::{
+    borrow, free_handle, grcuda_device, grcuda_event, grcuda_status, guard, guard_out, guard_value, into_handle,
+};
 use crate::error::Error;
 use crate::stream::Stream;
 use std::ffi::c_void;
@@ -18,7 +20,10 @@ pub struct grcuda_stream {
 /// that use it keep it alive until they are freed too.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_stream_new(device: *const grcuda_device, stream_out: *mut *mut grcuda_stream) -> grcuda_status {
+pub extern "C" fn grcuda_stream_new(
+    device: *const grcuda_device,
+    stream_out: *mut *mut grcuda_stream,
+) -> grcuda_status {
     guard_out(stream_out, "stream_out", std::ptr::null_mut(), || {
         let device = &borrow(device, "device")?.device;
         Ok(into_handle(grcuda_stream { stream: Arc::new(Stream::new(device)?) }))

@@ -76,7 +76,8 @@ impl DeviceAllocation {
         let address = match device.cuda_context() {
             None => {
                 simulated::account_allocation(bytes)?;
-                simulated_allocate(bytes, "simulated device memory").inspect_err(|_| simulated::account_release(bytes))?
+                simulated_allocate(bytes, "simulated device memory")
+                    .inspect_err(|_| simulated::account_release(bytes))?
             }
             Some(_) => {
                 device.bind()?;
@@ -121,8 +122,8 @@ impl PinnedAllocation {
             Some(_) => {
                 device.bind()?;
                 // PORTABLE, not WRITECOMBINED: the CPU reads this memory too.
-                let pointer = unsafe { result::malloc_host(bytes, sys::CU_MEMHOSTALLOC_PORTABLE) }
-                    .during("cuMemHostAlloc")?;
+                let pointer =
+                    unsafe { result::malloc_host(bytes, sys::CU_MEMHOSTALLOC_PORTABLE) }.during("cuMemHostAlloc")?;
                 pointer as u64
             }
         };

@@ -130,18 +130,16 @@ impl VmmParts {
                 .during("cuMemAddressReserve of the ring's 2N range")?;
             let properties = allocation_properties(device);
             let mut handle = 0;
-            sys::cuMemCreate(&mut handle, size, &properties, 0)
-                .result()
-                .map_err(|e| {
-                    let error = Error::driver("cuMemCreate of the ring's memory", e);
-                    match error.kind() {
-                        ErrorKind::OutOfMemory => Error::new(
-                            ErrorKind::OutOfMemory,
-                            format!("out of device memory allocating a {size}-byte ring: {error}"),
-                        ),
-                        _ => error,
-                    }
-                })?;
+            sys::cuMemCreate(&mut handle, size, &properties, 0).result().map_err(|e| {
+                let error = Error::driver("cuMemCreate of the ring's memory", e);
+                match error.kind() {
+                    ErrorKind::OutOfMemory => Error::new(
+                        ErrorKind::OutOfMemory,
+                        format!("out of device memory allocating a {size}-byte ring: {error}"),
+                    ),
+                    _ => error,
+                }
+            })?;
             parts.handle = Some(handle);
             for half in 0..2 {
                 sys::cuMemMap(parts.reserved + (half * size) as u64, size, 0, handle, 0)
@@ -153,9 +151,7 @@ impl VmmParts {
                 location: properties.location,
                 flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
             };
-            sys::cuMemSetAccess(parts.reserved, span, &access, 1)
-                .result()
-                .during("cuMemSetAccess of the ring")?;
+            sys::cuMemSetAccess(parts.reserved, span, &access, 1).result().during("cuMemSetAccess of the ring")?;
             // GNU Radio preloads a reader's history with zeros, and readers see those items
             // before the writer's first: fresh device memory holds whatever was there before.
             // Once per ring, completed before any party's stream (all non-blocking, so not

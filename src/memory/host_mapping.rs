@@ -9,7 +9,8 @@ use crate::error::{Error, ErrorKind, Result};
 /// The error of a failed system call on a ring of `size` bytes; running out of memory (or of
 /// address space under a limit) says how big the ring was and what to do.
 fn mapping_error(what: &str, size: usize) -> Error {
-    let error = Error::os(&format!("{what} for a {size}-byte ring (mapped twice: {} bytes of address space)", 2 * size));
+    let error =
+        Error::os(&format!("{what} for a {size}-byte ring (mapped twice: {} bytes of address space)", 2 * size));
     match error.kind() {
         ErrorKind::OutOfMemory => Error::new(
             ErrorKind::OutOfMemory,
@@ -73,14 +74,8 @@ impl DoubleMappedHost {
             let mapping = DoubleMappedHost { base: reserved.cast(), size };
             for half in 0..2 {
                 let at = mapping.base.add(half * size).cast();
-                let mapped = libc::mmap(
-                    at,
-                    size,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_SHARED | libc::MAP_FIXED,
-                    fd,
-                    0,
-                );
+                let mapped =
+                    libc::mmap(at, size, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | libc::MAP_FIXED, fd, 0);
                 if mapped == libc::MAP_FAILED {
                     return Err(mapping_error("mmap of the memfd", size));
                 }

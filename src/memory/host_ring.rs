@@ -24,11 +24,9 @@ impl HostRing {
         let mut ring = HostRing { device: device.clone(), mapping, registered: false };
         if device.cuda_context().is_some() {
             device.bind()?;
-            unsafe {
-                sys::cuMemHostRegister_v2(ring.mapping.base().cast(), size, sys::CU_MEMHOSTREGISTER_PORTABLE)
-            }
-            .result()
-            .during("cuMemHostRegister of the pinned host ring")?;
+            unsafe { sys::cuMemHostRegister_v2(ring.mapping.base().cast(), size, sys::CU_MEMHOSTREGISTER_PORTABLE) }
+                .result()
+                .during("cuMemHostRegister of the pinned host ring")?;
             ring.registered = true;
         }
         Ok(ring)

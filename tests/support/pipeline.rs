@@ -158,7 +158,12 @@ fn cpu_sink(input: &Edge, reader: usize, item_size: usize, max_chunk: u64, seed:
         for (k, &byte) in bytes.iter().enumerate() {
             let item = checked + (k / item_size) as u64;
             let expected = payload_byte(item, k % item_size);
-            assert_eq!(byte, expected, "item {item} byte {} (ring index {index}): got {byte}, want {expected}", k % item_size);
+            assert_eq!(
+                byte,
+                expected,
+                "item {item} byte {} (ring index {index}): got {byte}, want {expected}",
+                k % item_size
+            );
         }
         input.buffer.consume(reader, index, n as usize).unwrap();
         input.release(reader, n);
