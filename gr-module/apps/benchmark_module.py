@@ -14,7 +14,12 @@
    directly, and GNU Radio's fft.fft_vcc (FFTW) with 1 and 16 threads.
 4. What a GRC user gets: GPU chains with GNU Radio's defaults (nothing tuned) against the
    same chains tuned to 2^22 samples per call, with the CPU cores each keeps busy.
-5. The host wait (spin, adaptive, block) in a GPU-bound chain: throughput and cores busy.
+5. Source-paced: only the source's call size set (2^18, 2^20, 2^22 samples), against the
+   same kernels or cuFFT transforms called directly at that size.
+6. The host wait (spin, adaptive, block) in a GPU-bound chain: throughput and cores busy.
+7. Latency of a CPU -> GPU -> CPU chain at a fixed rate (100 Msamples/s through a
+   throttle), p50 and p99, with today's defaults and with the settings gr-cuda had before
+   passive batching (GNU Radio's buffer sizes, spin waits).
 
 Items per call are set with set_max_noutput_items on the measured blocks, buffers hold
 --buffer-calls calls; flowgraph rates are steady-state rates (benchmark_support.py).
@@ -24,6 +29,7 @@ matplotlib is installed; --plot-only redraws them from a JSON file).
 
 import ctypes
 import os
+import time
 
 import numpy as np
 from gnuradio import blocks, fft as gr_fft, gr
@@ -165,25 +171,27 @@ def ffts(args, results):
     print()
 
 
-def gpu_chains(size):
+def gpu_chains(size, ffts=4):
     """The flowgraphs of the defaults table, as a GRC user draws them: (name, samples per
-    item, builder returning (top_block, blocks to tune, last block))."""
+    item, builder returning (top_block, blocks to tune, last block)); \\p size None is the
+    multiply chain, else \\p ffts cuda.fft blocks of that size in a row."""
     def multiply():
         tb = gr.top_block()
         source, block, sink = cuda.null_source(8, 1, False), cuda.multiply_const_cc(1 + 0.5j), cuda.null_sink(8)
         tb.connect(source, block, sink)
         return tb, [source, block], sink
 
-    def four_ffts():
+    def fft_chain():
         tb = gr.top_block()
-        chain = [cuda.null_source(8 * size, 1, False)] + [cuda.fft(size, True, [], False) for _ in range(4)]
+        chain = [cuda.null_source(8 * size, 1, False)] + [cuda.fft(size, True, [], False) for _ in range(ffts)]
         sink = cuda.null_sink(8 * size)
         tb.connect(*chain, sink)
         return tb, chain, sink
 
     if size is None:
         return "null_source -> multiply_const_cc -> null_sink", 1, multiply
-    return f"null_source -> 4 x fft({size}) -> null_sink", size, four_ffts
+    middle = f"{ffts} x fft({size})" if ffts > 1 else f"fft({size})"
+    return f"null_source -> {middle} -> null_sink", size, fft_chain
 
 
 def measure_chain(args, build, samples_per_item, tuned_items=None, environment=None):
@@ -248,6 +256,90 @@ def host_wait(args, results):
     print()
 
 
+def source_paced(args, results):
+    r = args.raw
+    print("### Source-paced: only the source's call size is set, every other block at its defaults\n")
+    print("Baselines: the same kernels or cuFFT transforms called directly at the source's call size.\n")
+    print("| flowgraph | samples per source call | baseline Gsamples/s | flowgraph Gsamples/s | cores | % of baseline |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for size in (None,) if args.quick else (None, 1024, 16384, 65536):
+        name, per_item, build = gpu_chains(size, ffts=1)
+        for shift in (18,) if args.quick else (18, 20, 22):
+            per_call = 1 << shift
+            calls = max(16, args.volume // (8 * per_call))
+            source, dest = r.memory(0, per_call * 8), r.memory(0, per_call * 8)
+            if size is None:
+                launch = lambda: r.multiply_cc(source, dest, per_call)  # noqa: E731
+            else:
+                launch = lambda: r.fft(size, per_call // size, source, dest)  # noqa: E731
+            baseline = calls * per_call / r.timed(calls, launch) / 1e9
+
+            def paced():
+                tb, tuned, last = build()
+                tuned[0].set_max_noutput_items(per_call // per_item)
+                return tb, [], last
+
+            rate, cores = measure_chain(args, paced, per_item)
+            results["source_paced"].append({"flowgraph": name, "per_call": per_call, "baseline": baseline,
+                                            "rate": rate, "cores": cores})
+            print(f"| {name} | 2^{shift} | {baseline:.2f} | {rate:.2f} | {cores:.1f} | {percent(rate, baseline)} |")
+    print()
+
+
+class stamper(gr.sync_block):
+    """A CPU pass-through that notes when each of its calls ends: (items so far, seconds)."""
+
+    def __init__(self, name, itemsize, has_output=True):
+        gr.sync_block.__init__(self, name, [np.dtype((np.uint8, itemsize))],
+                               [np.dtype((np.uint8, itemsize))] if has_output else None)
+        self.marks = []
+
+    def work(self, input_items, output_items):
+        n = len(input_items[0])
+        if output_items:
+            output_items[0][:] = input_items[0]
+        self.marks.append((self.nitems_read(0) + n, time.perf_counter()))
+        return n
+
+
+def latency(args, results):
+    rate = 1e6 if args.quick else args.latency_rate
+    print(f"### Latency at {rate / 1e6:.0f} Msamples/s: CPU -> GPU chain -> CPU\n")
+    print("null_source -> throttle -> stamp (CPU) -> cuda.copy -> cuda.multiply_const_cc -> cuda.copy -> "
+          "stamp (CPU sink); a sample's latency runs from the end of the call that stamped it in to the end "
+          "of the call that took it out. 'Before': GNU Radio's buffer sizes and spin waits, as gr-cuda ran "
+          "before passive batching.\n")
+    print("| settings | p50 us | p99 us | cores |")
+    print("|---|---:|---:|---:|")
+    for label, environment in (("before: ring_floor_bytes = 0, spin", {"GR_CONF_CUDA_RING_FLOOR_BYTES": "0",
+                                                                       "GRCUDA_HOST_WAIT": "spin"}),
+                               ("defaults", {})):
+        blocks_made = {}
+
+        def build():
+            tb = gr.top_block()
+            entry, exit_ = stamper("stamp_in", 8), stamper("stamp_out", 8, has_output=False)
+            chain = [blocks.null_source(8), blocks.throttle(8, rate), entry, cuda.copy(8),
+                     cuda.multiply_const_cc(1 + 0.5j), cuda.copy(8), exit_]
+            tb.connect(*chain)
+            blocks_made.update(entry=entry, exit=exit_)
+            return tb, [], exit_
+
+        _, cores = measure_chain(args, build, 1, environment=environment)
+        entered = np.array(blocks_made["entry"].marks)
+        left = np.array(blocks_made["exit"].marks)
+        # Samples of the steady part: after the first quarter, before the last stamp out.
+        first, last = entered[len(entered) // 4, 0], min(entered[-1, 0], left[-1, 0]) - 1
+        samples = np.linspace(first, last, 20_000)
+        stamped_in = entered[np.searchsorted(entered[:, 0], samples, side="right"), 1]
+        taken_out = left[np.searchsorted(left[:, 0], samples, side="right"), 1]
+        delays = 1e6 * (taken_out - stamped_in)
+        p50, p99 = np.percentile(delays, [50, 99])
+        results["latency"].append({"settings": label, "rate": rate, "p50_us": p50, "p99_us": p99, "cores": cores})
+        print(f"| {label} | {p50:.0f} | {p99:.0f} | {cores:.1f} |")
+    print()
+
+
 def draw(results, folder):
     os.makedirs(folder, exist_ok=True)
     transfer = results["transfer"]
@@ -273,6 +365,7 @@ def draw(results, folder):
 
 def add_arguments(parser):
     parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
+    parser.add_argument("--latency-rate", type=float, default=100e6, help="samples/s of the latency flowgraph")
 
 
 def prepare(args):
@@ -284,5 +377,5 @@ def prepare(args):
 if __name__ == "__main__":
     benchmark_support.main(__doc__, "gr-cuda module benchmark",
                            {"transfer": transfers, "chain": chain, "fft": ffts, "defaults": defaults,
-                            "host_wait": host_wait},
+                            "source_paced": source_paced, "host_wait": host_wait, "latency": latency},
                            draw, add_arguments, prepare)
