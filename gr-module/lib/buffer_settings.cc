@@ -64,9 +64,10 @@ size_t ring_floor_bytes()
     if (floor == 0) {
         return 0;
     }
-    return static_cast<size_t>(
-        std::min<uint64_t>(static_cast<uint64_t>(floor), free_memory() / free_memory_share));
+    return std::min(static_cast<size_t>(floor), ring_share_bytes());
 }
+
+size_t ring_share_bytes() { return static_cast<size_t>(free_memory() / free_memory_share); }
 
 } // namespace cuda
 } // namespace gr

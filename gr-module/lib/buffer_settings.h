@@ -29,6 +29,8 @@ namespace cuda {
  */
 uint32_t host_wait_mode();
 size_t ring_floor_bytes();
+//! The most a ring grows to by itself: 1/64 of the device memory free now.
+size_t ring_share_bytes();
 
 } // namespace cuda
 } // namespace gr

@@ -19,9 +19,9 @@
 #include <gnuradio/cuda/device.h>
 #include "buffer_settings.h"
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
+#include <mutex>
 #include <new>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -116,6 +116,27 @@ void check_replacement(const gr::block_sptr& writer,
         "fan-out works.");
 }
 
+//! The blocks whose call cap gr-cuda raised (by unique_id()): GNU Radio marks every cap as
+//! set by the user, also one gr-cuda set at an earlier start().
+std::mutex raised_caps_mutex;
+std::set<long> raised_caps;
+
+bool cap_set_by_user(const gr::block_sptr& block)
+{
+    if (!block->is_set_max_noutput_items()) {
+        return false;
+    }
+    std::lock_guard<std::mutex> guard(raised_caps_mutex);
+    return raised_caps.count(block->unique_id()) == 0;
+}
+
+void raise_cap(const gr::block_sptr& block, int cap)
+{
+    block->set_max_noutput_items(cap);
+    std::lock_guard<std::mutex> guard(raised_caps_mutex);
+    raised_caps.insert(block->unique_id());
+}
+
 } // namespace
 
 gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
@@ -135,7 +156,7 @@ gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
     // GNU Radio's scheduler allows. A CPU writer whose buffer a GPU reader replaces keeps
     // its cap (GNU Radio set it already; the source sets the pace).
     if (link && link == buf_owner && !link->is_set_max_noutput_items()) {
-        link->set_max_noutput_items(std::max<int>(nitems, buffer->bufsize() / 2));
+        raise_cap(link, std::max<int>(nitems, buffer->bufsize() / 2));
     }
     return buffer;
 }
@@ -153,6 +174,11 @@ cuda_buffer::cuda_buffer(int nitems,
                            link,
                            buf_owner)
 {
+    // A GPU writer whose calls the user capped gets room for several of them, so that it
+    // and its readers overlap (the floor alone may hold only two calls of a large cap).
+    if (link && link == buf_owner && cap_set_by_user(link)) {
+        d_capped_calls_items = calls_in_ring * static_cast<size_t>(link->max_noutput_items());
+    }
     if (!allocate_buffer(nitems)) {
         throw std::bad_alloc();
     }
@@ -174,7 +200,10 @@ bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
     // Passive batching: a ring of at least ring_floor_bytes(), whatever GNU Radio asks for
     // (its 32 KiB default is a few vectors), so that a block that falls behind catches up
     // in large calls, while one that keeps up still takes what is there.
-    const size_t ring_items = std::max(final_nitems, ring_floor_bytes() / sizeof_item);
+    const size_t ring_items =
+        std::max({ final_nitems,
+                   ring_floor_bytes() / sizeof_item,
+                   std::min(d_capped_calls_items, ring_share_bytes() / sizeof_item) });
     const grcuda_status status =
         grcuda_buffer_new(device(), sizeof_item, ring_items, host_wait_mode(), &d_handle);
     if (status != GRCUDA_STATUS_OK) {

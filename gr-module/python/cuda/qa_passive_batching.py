@@ -34,6 +34,40 @@ class slow_copy(cuda.sync_block):
         return len(output_items[0])
 
 
+class counter(cuda.sync_block):
+    """Writes 0, 1, 2, ... (uint32) on the device, \\p total items in all."""
+
+    def __init__(self, total):
+        cuda.sync_block.__init__(self, "counter", [], [np.uint32])
+        self.total = total
+
+    def work(self, input_items, output_items):
+        start = self.nitems_written(0)
+        n = min(len(output_items[0]), self.total - start)
+        if n <= 0:
+            return gr.WORK_DONE
+        self.xp.add(self.xp.arange(n, dtype=np.uint32), np.uint32(start), out=output_items[0][:n])
+        return n
+
+
+class slow_counter_sink(cuda.sync_block):
+    """Takes what is there, slowly; records every call's size and checks the counter."""
+
+    def __init__(self, seconds_per_call):
+        cuda.sync_block.__init__(self, "slow_counter_sink", [np.uint32], [])
+        self.seconds_per_call = seconds_per_call
+        self.calls = []
+        self.wrong_calls = 0
+
+    def work(self, input_items, output_items):
+        time.sleep(self.seconds_per_call)
+        n, start = len(input_items[0]), self.nitems_read(0)
+        expected = self.xp.arange(n, dtype=np.uint32) + np.uint32(start)
+        self.wrong_calls += int(not bool((input_items[0] == expected).all()))
+        self.calls.append(n)
+        return n
+
+
 # GNU Radio's own call cap for a float output: its 32 KiB buffer_size preference, doubled.
 GNU_RADIO_FLOAT_CALL = 2 * 32768 // 4
 
@@ -68,6 +102,20 @@ class qa_passive_batching(flowgraph_test):
         np.testing.assert_array_equal(np.array(sink.data(), dtype=np.float32), data)
         self.assertLessEqual(max(block.calls), 777)
         self.assertEqual(copy.max_noutput_items(), 1000)
+
+    def test_a_writer_the_user_capped_gets_room_for_several_calls(self):
+        # A cap larger than half the floor: the floor alone would hold under two calls; the
+        # ring holds 8, so a slow reader takes more than two at once.
+        floor_items = ((1 << 20) if cuda.simulated() else (64 << 20)) // 4
+        cap = floor_items
+        tb = gr.top_block()
+        source, writer, sink = counter(12 * cap), cuda.copy(4), slow_counter_sink(0.01)
+        writer.set_max_noutput_items(cap)
+        tb.connect(source, writer, sink)
+        tb.run()
+        self.assertEqual(sum(sink.calls), 12 * cap)
+        self.assertEqual(sink.wrong_calls, 0)
+        self.assertGreater(max(sink.calls), 2 * cap, sink.calls[:20])
 
     def test_a_floor_of_zero_keeps_gnu_radio_sizes(self):
         script = ("from gnuradio import blocks, cuda, gr\n"

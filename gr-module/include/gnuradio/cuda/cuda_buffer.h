@@ -98,7 +98,12 @@ private:
     bool writer_on_gpu(bool& found);
     bool reader_on_gpu(const gr::buffer_reader* reader);
 
+    //! Calls of a writer the user capped that a ring holds at least.
+    static constexpr size_t calls_in_ring = 8;
+
     grcuda_buffer* d_handle = nullptr;
+    //! calls_in_ring calls of the writer's cap when the user set one, else 0.
+    size_t d_capped_calls_items = 0;
     //! The transfer type passed to libgrcuda; set once, under d_wiring_mutex.
     gr::transfer_type d_edge_type = gr::transfer_type::DEFAULT_INVALID;
     //! Set once the transfer type is passed to libgrcuda.
