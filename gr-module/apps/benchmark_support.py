@@ -133,7 +133,7 @@ def counters_enabled():
 
 
 def main(description, title, tables, draw, add_arguments=None, prepare=None):
-    """The command line both benchmarks share: runs \p tables (name -> function(args,
+    r"""The command line both benchmarks share: runs \p tables (name -> function(args,
     results), each appending its rows to results[name]) and prints their Markdown; writes
     JSON (--json) and plots through \p draw(results, folder) (--plots); --plot-only redraws
     from a JSON file. \p add_arguments adds a benchmark's own options, \p prepare adjusts

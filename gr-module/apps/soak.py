@@ -22,7 +22,7 @@ import sys
 import time
 
 import numpy as np
-from gnuradio import blocks, gr
+from gnuradio import gr
 
 from gnuradio import cuda
 

@@ -28,7 +28,7 @@ def capsule_address(capsule):
     return _capsule_pointer(capsule, None)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def array_module():
     """cupy on a GPU, numpy on the simulated backend: the module blocks compute with."""
     if simulated():
@@ -44,7 +44,7 @@ def array_module():
     return cupy
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _device_ordinal():
     return device_ordinal()  # fixed for the process; asked once, not on every work() call
 

@@ -63,7 +63,7 @@ def io_signature(min_ports, max_ports, types):
 
 def _signature(sig):
     if isinstance(sig, gr.py_io_signature):
-        if not hasattr(sig.__dict__.get("gr_io_signature"), "__call__"):
+        if not callable(sig.__dict__.get("gr_io_signature")):
             raise TypeError(
                 "a gr.py_io_signature puts ports in host memory; build it with "
                 "cuda.io_signature(min, max, types) instead")
@@ -241,7 +241,7 @@ class gpu_block:
         """Called by GNU Radio's block gateway (C++) before each work() call."""
         try:
             return super().handle_forecast(noutput_items, ninputs)
-        except Exception as error:  # noqa: BLE001: any failure of user code ends the block
+        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "forecast()")
             # No input needed: the scheduler then calls work(), which ends the block.
             return [0] * ninputs
@@ -252,7 +252,7 @@ class gpu_block:
             return _WORK_DONE
         try:
             return self._run_work(noutput_items, ninput_items, input_items, output_items)
-        except Exception as error:  # noqa: BLE001: any failure of user code ends the block
+        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "work()")
             return _WORK_DONE
 

@@ -393,7 +393,7 @@ class qa_python_blocks(flowgraph_test):
         data = self.floats(20_000)
         source, sink = blocks.vector_source_f(data), blocks.vector_sink_f()
         tb.connect(source, block, sink)
-        for run in range(3):
+        for _run in range(3):
             source.rewind()
             sink.reset()
             tb.run()
