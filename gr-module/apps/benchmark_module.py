@@ -35,8 +35,16 @@ import numpy as np
 from gnuradio import blocks, fft as gr_fft, gr
 
 import benchmark_support
-from benchmark_support import (configure, counters_enabled, plot, raw, steady_rate, steady_rate_and_cores,
-                               untouched_source, work_times)
+from benchmark_support import (
+    configure,
+    counters_enabled,
+    plot,
+    raw,
+    steady_rate,
+    steady_rate_and_cores,
+    untouched_source,
+    work_times,
+)
 
 from gnuradio import cuda
 
@@ -66,18 +74,24 @@ def transfers(args, results):
         d2h = 8 * steady_rate(tb, sink, args.seconds) / 1e9
 
         results["transfer"].append({"bytes": chunk, "h2d_raw": h2d_raw, "h2d": h2d, "d2h_raw": d2h_raw, "d2h": d2h})
-        print(f"| {chunk >> 20} MiB | {h2d_raw:.1f} | {h2d:.1f} | {100 * h2d / h2d_raw:.0f}% | "
-              f"{d2h_raw:.1f} | {d2h:.1f} | {100 * d2h / d2h_raw:.0f}% |")
+        print(
+            f"| {chunk >> 20} MiB | {h2d_raw:.1f} | {h2d:.1f} | {100 * h2d / h2d_raw:.0f}% | "
+            f"{d2h_raw:.1f} | {d2h:.1f} | {100 * d2h / d2h_raw:.0f}% |"
+        )
     print()
 
 
 def chain(args, results):
     r = args.raw
     print("### null_source -> head -> multiply_const_cc -> null_sink vs the same kernels on raw memory\n")
-    print(f"Buffers of {args.buffer_calls} calls. 'bare copy+multiply' is head's copy and the multiply "
-          "kernel back to back on one stream; 'bare multiply' the kernel alone.\n")
-    print("| items per call | bare copy+multiply Gitems/s | chain Gitems/s | ratio | bare multiply Gitems/s "
-          "| chain without head Gitems/s | ratio | us per call, null_source -> null_sink |")
+    print(
+        f"Buffers of {args.buffer_calls} calls. 'bare copy+multiply' is head's copy and the multiply "
+        "kernel back to back on one stream; 'bare multiply' the kernel alone.\n"
+    )
+    print(
+        "| items per call | bare copy+multiply Gitems/s | chain Gitems/s | ratio | bare multiply Gitems/s "
+        "| chain without head Gitems/s | ratio | us per call, null_source -> null_sink |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     diagnostics = []
     for shift in (18,) if args.quick else (18, 20, 22, 24):
@@ -103,8 +117,12 @@ def chain(args, results):
         bare_both = calls * items / r.timed(calls, copy_and_multiply) / 1e9
 
         tb = gr.top_block()
-        source, head, multiply_block, sink = (cuda.null_source(8, 1, False), cuda.head(8, 1 << 62),
-                                              cuda.multiply_const_cc(1 + 0.5j), cuda.null_sink(8))
+        source, head, multiply_block, sink = (
+            cuda.null_source(8, 1, False),
+            cuda.head(8, 1 << 62),
+            cuda.multiply_const_cc(1 + 0.5j),
+            cuda.null_sink(8),
+        )
         configure([source, head, multiply_block], items, args.buffer_calls)
         tb.connect(source, head, multiply_block, sink)
         with_head = steady_rate(tb, sink, args.seconds) / 1e9
@@ -112,7 +130,11 @@ def chain(args, results):
             diagnostics.append((shift, work_times([source, head, multiply_block, sink])))
 
         tb = gr.top_block()
-        source, multiply_block, sink = cuda.null_source(8, 1, False), cuda.multiply_const_cc(1 + 0.5j), cuda.null_sink(8)
+        source, multiply_block, sink = (
+            cuda.null_source(8, 1, False),
+            cuda.multiply_const_cc(1 + 0.5j),
+            cuda.null_sink(8),
+        )
         configure([source, multiply_block], items, args.buffer_calls)
         tb.connect(source, multiply_block, sink)
         without_head = steady_rate(tb, sink, args.seconds) / 1e9
@@ -124,16 +146,27 @@ def chain(args, results):
         tb.connect(source, sink)
         overhead = 1e6 * items / steady_rate(tb, sink, args.seconds)
 
-        results["chain"].append({"items": items, "bare_copy_multiply": bare_both, "chain": with_head,
-                                 "bare_multiply": bare, "chain_without_head": without_head,
-                                 "empty_call_us": overhead})
-        print(f"| 2^{shift} | {bare_both:.1f} | {with_head:.1f} | {100 * with_head / bare_both:.0f}% | {bare:.1f} | "
-              f"{without_head:.1f} | {100 * without_head / bare:.0f}% | {overhead:.1f} |")
+        results["chain"].append(
+            {
+                "items": items,
+                "bare_copy_multiply": bare_both,
+                "chain": with_head,
+                "bare_multiply": bare,
+                "chain_without_head": without_head,
+                "empty_call_us": overhead,
+            }
+        )
+        print(
+            f"| 2^{shift} | {bare_both:.1f} | {with_head:.1f} | {100 * with_head / bare_both:.0f}% | {bare:.1f} | "
+            f"{without_head:.1f} | {100 * without_head / bare:.0f}% | {overhead:.1f} |"
+        )
     print()
     for shift, figures in diagnostics:
         if figures:
-            print(f"GNU Radio performance counters, chain at 2^{shift} items per call: " + ", ".join(
-                f"{name} {micros:.1f} us/work() for {int(items)} items" for name, micros, items in figures))
+            print(
+                f"GNU Radio performance counters, chain at 2^{shift} items per call: "
+                + ", ".join(f"{name} {micros:.1f} us/work() for {int(items)} items" for name, micros, items in figures)
+            )
     if diagnostics:
         print()
 
@@ -141,7 +174,9 @@ def chain(args, results):
 def ffts(args, results):
     r = args.raw
     print("### cuda.fft vs cuFFT called directly, and vs fft.fft_vcc (FFTW)\n")
-    print("| FFT size | samples per call | cuFFT Msamples/s | cuda.fft Msamples/s | ratio | FFTW 1 thread | FFTW 16 threads |")
+    print(
+        "| FFT size | samples per call | cuFFT Msamples/s | cuda.fft Msamples/s | ratio | FFTW 1 thread | FFTW 16 threads |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for size in (1024,) if args.quick else (1024, 4096, 16384, 65536):
         for per_call in (1 << 16,) if args.quick else (1 << 16, 1 << 18, 1 << 20, 1 << 22):
@@ -153,7 +188,11 @@ def ffts(args, results):
             direct = calls * per_call / r.timed(calls, lambda: r.fft(size, batch, source, dest)) / 1e6
 
             tb = gr.top_block()
-            src, block, sink = cuda.null_source(8 * size, 1, False), cuda.fft(size, True, [], False), cuda.null_sink(8 * size)
+            src, block, sink = (
+                cuda.null_source(8 * size, 1, False),
+                cuda.fft(size, True, [], False),
+                cuda.null_sink(8 * size),
+            )
             configure([src, block], batch, args.buffer_calls)
             tb.connect(src, block, sink)
             module = size * steady_rate(tb, sink, args.seconds) / 1e6
@@ -164,10 +203,20 @@ def ffts(args, results):
                 cpu_sink = blocks.null_sink(8 * size)
                 tb.connect(blocks.null_source(8 * size), gr_fft.fft_vcc(size, True, [], False, threads), cpu_sink)
                 fftw.append(size * steady_rate(tb, cpu_sink, args.seconds) / 1e6)
-            results["fft"].append({"size": size, "per_call": per_call, "cufft": direct, "module": module,
-                                   "fftw1": fftw[0], "fftw16": fftw[1]})
-            print(f"| {size} | 2^{per_call.bit_length() - 1} | {direct:.0f} | {module:.0f} | {100 * module / direct:.0f}% | "
-                  f"{fftw[0]:.0f} | {fftw[1]:.0f} |")
+            results["fft"].append(
+                {
+                    "size": size,
+                    "per_call": per_call,
+                    "cufft": direct,
+                    "module": module,
+                    "fftw1": fftw[0],
+                    "fftw16": fftw[1],
+                }
+            )
+            print(
+                f"| {size} | 2^{per_call.bit_length() - 1} | {direct:.0f} | {module:.0f} | {100 * module / direct:.0f}% | "
+                f"{fftw[0]:.0f} | {fftw[1]:.0f} |"
+            )
     print()
 
 
@@ -175,6 +224,7 @@ def gpu_chains(size, ffts=4):
     """The flowgraphs of the defaults table, as a GRC user draws them: (name, samples per
     item, builder returning (top_block, blocks to tune, last block)); \\p size None is the
     multiply chain, else \\p ffts cuda.fft blocks of that size in a row."""
+
     def multiply():
         tb = gr.top_block()
         source, block, sink = cuda.null_source(8, 1, False), cuda.multiply_const_cc(1 + 0.5j), cuda.null_sink(8)
@@ -222,11 +272,15 @@ def percent(part, whole):
 
 def defaults(args, results):
     print("### What a GRC user gets: GNU Radio's defaults vs calls tuned to 2^22 samples\n")
-    print("'defaults': no set_max_noutput_items or set_min_output_buffer anywhere, as GRC generates "
-          "the flowgraph; 'GNU Radio's sizes': the same with [cuda] ring_floor_bytes = 0 (rings as "
-          "GNU Radio asks, 32 KiB). Cores: process CPU time / wall time.\n")
-    print("| flowgraph | tuned Gsamples/s | cores | defaults Gsamples/s | cores | % of tuned "
-          "| GNU Radio's sizes Gsamples/s | cores | % of tuned |")
+    print(
+        "'defaults': no set_max_noutput_items or set_min_output_buffer anywhere, as GRC generates "
+        "the flowgraph; 'GNU Radio's sizes': the same with [cuda] ring_floor_bytes = 0 (rings as "
+        "GNU Radio asks, 32 KiB). Cores: process CPU time / wall time.\n"
+    )
+    print(
+        "| flowgraph | tuned Gsamples/s | cores | defaults Gsamples/s | cores | % of tuned "
+        "| GNU Radio's sizes Gsamples/s | cores | % of tuned |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for size in (None,) if args.quick else (None, 1024, 65536):
         name, per_item, build = gpu_chains(size)
@@ -234,8 +288,10 @@ def defaults(args, results):
         default = measure_chain(args, build, per_item)
         small = measure_chain(args, build, per_item, environment={"GR_CONF_CUDA_RING_FLOOR_BYTES": "0"})
         results["defaults"].append({"flowgraph": name, "tuned": tuned, "defaults": default, "gnu_radio_sizes": small})
-        print(f"| {name} | {tuned[0]:.2f} | {tuned[1]:.1f} | {default[0]:.2f} | {default[1]:.1f} | "
-              f"{percent(default[0], tuned[0])} | {small[0]:.2f} | {small[1]:.1f} | {percent(small[0], tuned[0])} |")
+        print(
+            f"| {name} | {tuned[0]:.2f} | {tuned[1]:.1f} | {default[0]:.2f} | {default[1]:.1f} | "
+            f"{percent(default[0], tuned[0])} | {small[0]:.2f} | {small[1]:.1f} | {percent(small[0], tuned[0])} |"
+        )
     print()
 
 
@@ -248,8 +304,9 @@ def host_wait(args, results):
     print("|---|---:|---:|---:|")
     spin = None
     for mode in ("spin", "adaptive", "block"):
-        rate, cores = measure_chain(args, build, per_item, tuned_items=(1 << 22) // per_item,
-                                    environment={"GRCUDA_HOST_WAIT": mode})
+        rate, cores = measure_chain(
+            args, build, per_item, tuned_items=(1 << 22) // per_item, environment={"GRCUDA_HOST_WAIT": mode}
+        )
         spin = spin if spin is not None else rate
         results["host_wait"].append({"mode": mode, "rate": rate, "cores": cores})
         print(f"| {mode} | {rate:.2f} | {cores:.2f} | {percent(rate, spin)} |")
@@ -260,7 +317,9 @@ def source_paced(args, results):
     r = args.raw
     print("### Source-paced: only the source's call size is set, every other block at its defaults\n")
     print("Baselines: the same kernels or cuFFT transforms called directly at the source's call size.\n")
-    print("| flowgraph | samples per source call | baseline Gsamples/s | flowgraph Gsamples/s | cores | % of baseline |")
+    print(
+        "| flowgraph | samples per source call | baseline Gsamples/s | flowgraph Gsamples/s | cores | % of baseline |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for size in (None,) if args.quick else (None, 1024, 16384, 65536):
         name, per_item, build = gpu_chains(size, ffts=1)
@@ -280,8 +339,9 @@ def source_paced(args, results):
                 return tb, [], last
 
             rate, cores = measure_chain(args, paced, per_item)
-            results["source_paced"].append({"flowgraph": name, "per_call": per_call, "baseline": baseline,
-                                            "rate": rate, "cores": cores})
+            results["source_paced"].append(
+                {"flowgraph": name, "per_call": per_call, "baseline": baseline, "rate": rate, "cores": cores}
+            )
             print(f"| {name} | 2^{shift} | {baseline:.2f} | {rate:.2f} | {cores:.1f} | {percent(rate, baseline)} |")
     print()
 
@@ -290,8 +350,9 @@ class stamper(gr.sync_block):
     """A CPU pass-through that notes when each of its calls ends: (items so far, seconds)."""
 
     def __init__(self, name, itemsize, has_output=True):
-        gr.sync_block.__init__(self, name, [np.dtype((np.uint8, itemsize))],
-                               [np.dtype((np.uint8, itemsize))] if has_output else None)
+        gr.sync_block.__init__(
+            self, name, [np.dtype((np.uint8, itemsize))], [np.dtype((np.uint8, itemsize))] if has_output else None
+        )
         self.marks = []
 
     def work(self, input_items, output_items):
@@ -305,22 +366,32 @@ class stamper(gr.sync_block):
 def latency(args, results):
     rate = 1e6 if args.quick else args.latency_rate
     print(f"### Latency at {rate / 1e6:.0f} Msamples/s: CPU -> GPU chain -> CPU\n")
-    print("null_source -> throttle -> stamp (CPU) -> cuda.copy -> cuda.multiply_const_cc -> cuda.copy -> "
-          "stamp (CPU sink); a sample's latency runs from the end of the call that stamped it in to the end "
-          "of the call that took it out. 'Before': GNU Radio's buffer sizes and spin waits, as gr-cuda ran "
-          "before passive batching.\n")
+    print(
+        "null_source -> throttle -> stamp (CPU) -> cuda.copy -> cuda.multiply_const_cc -> cuda.copy -> "
+        "stamp (CPU sink); a sample's latency runs from the end of the call that stamped it in to the end "
+        "of the call that took it out. 'Before': GNU Radio's buffer sizes and spin waits, as gr-cuda ran "
+        "before passive batching.\n"
+    )
     print("| settings | p50 us | p99 us | cores |")
     print("|---|---:|---:|---:|")
-    for label, environment in (("before: ring_floor_bytes = 0, spin", {"GR_CONF_CUDA_RING_FLOOR_BYTES": "0",
-                                                                       "GRCUDA_HOST_WAIT": "spin"}),
-                               ("defaults", {})):
+    for label, environment in (
+        ("before: ring_floor_bytes = 0, spin", {"GR_CONF_CUDA_RING_FLOOR_BYTES": "0", "GRCUDA_HOST_WAIT": "spin"}),
+        ("defaults", {}),
+    ):
         blocks_made = {}
 
         def build():
             tb = gr.top_block()
             entry, exit_ = stamper("stamp_in", 8), stamper("stamp_out", 8, has_output=False)
-            chain = [blocks.null_source(8), blocks.throttle(8, rate), entry, cuda.copy(8),
-                     cuda.multiply_const_cc(1 + 0.5j), cuda.copy(8), exit_]
+            chain = [
+                blocks.null_source(8),
+                blocks.throttle(8, rate),
+                entry,
+                cuda.copy(8),
+                cuda.multiply_const_cc(1 + 0.5j),
+                cuda.copy(8),
+                exit_,
+            ]
             tb.connect(*chain)
             blocks_made.update(entry=entry, exit=exit_)
             return tb, [], exit_
@@ -343,24 +414,44 @@ def latency(args, results):
 def draw(results, folder):
     os.makedirs(folder, exist_ok=True)
     transfer = results["transfer"]
-    plot(os.path.join(folder, "module-transfers.png"), "CPU <-> GPU through gr-cuda vs raw pinned copies (H200)",
-         "bytes per call", "GB/s", {
-             "H2D raw": [(t["bytes"], t["h2d_raw"]) for t in transfer],
-             "H2D module": [(t["bytes"], t["h2d"]) for t in transfer],
-             "D2H raw": [(t["bytes"], t["d2h_raw"]) for t in transfer],
-             "D2H module": [(t["bytes"], t["d2h"]) for t in transfer]})
+    plot(
+        os.path.join(folder, "module-transfers.png"),
+        "CPU <-> GPU through gr-cuda vs raw pinned copies (H200)",
+        "bytes per call",
+        "GB/s",
+        {
+            "H2D raw": [(t["bytes"], t["h2d_raw"]) for t in transfer],
+            "H2D module": [(t["bytes"], t["h2d"]) for t in transfer],
+            "D2H raw": [(t["bytes"], t["d2h_raw"]) for t in transfer],
+            "D2H module": [(t["bytes"], t["d2h"]) for t in transfer],
+        },
+    )
     chain_rows = results["chain"]
-    plot(os.path.join(folder, "module-chain.png"), "GPU-resident chain vs bare kernels (H200)",
-         "items per call", "Gitems/s", {
-             "bare copy+multiply": [(c["items"], c["bare_copy_multiply"]) for c in chain_rows],
-             "null_source->head->multiply->null_sink": [(c["items"], c["chain"]) for c in chain_rows],
-             "bare multiply": [(c["items"], c["bare_multiply"]) for c in chain_rows],
-             "null_source->multiply->null_sink": [(c["items"], c["chain_without_head"]) for c in chain_rows]})
+    plot(
+        os.path.join(folder, "module-chain.png"),
+        "GPU-resident chain vs bare kernels (H200)",
+        "items per call",
+        "Gitems/s",
+        {
+            "bare copy+multiply": [(c["items"], c["bare_copy_multiply"]) for c in chain_rows],
+            "null_source->head->multiply->null_sink": [(c["items"], c["chain"]) for c in chain_rows],
+            "bare multiply": [(c["items"], c["bare_multiply"]) for c in chain_rows],
+            "null_source->multiply->null_sink": [(c["items"], c["chain_without_head"]) for c in chain_rows],
+        },
+    )
     sizes = sorted({f["size"] for f in results["fft"]})
-    plot(os.path.join(folder, "module-fft.png"), "cuda.fft as a share of cuFFT called directly (H200)",
-         "samples per call", "% of cuFFT", {
-             f"FFT size {size}": [(f["per_call"], 100 * f["module"] / f["cufft"])
-                                  for f in results["fft"] if f["size"] == size] for size in sizes})
+    plot(
+        os.path.join(folder, "module-fft.png"),
+        "cuda.fft as a share of cuFFT called directly (H200)",
+        "samples per call",
+        "% of cuFFT",
+        {
+            f"FFT size {size}": [
+                (f["per_call"], 100 * f["module"] / f["cufft"]) for f in results["fft"] if f["size"] == size
+            ]
+            for size in sizes
+        },
+    )
 
 
 def add_arguments(parser):
@@ -375,7 +466,19 @@ def prepare(args):
 
 
 if __name__ == "__main__":
-    benchmark_support.main(__doc__, "gr-cuda module benchmark",
-                           {"transfer": transfers, "chain": chain, "fft": ffts, "defaults": defaults,
-                            "source_paced": source_paced, "host_wait": host_wait, "latency": latency},
-                           draw, add_arguments, prepare)
+    benchmark_support.main(
+        __doc__,
+        "gr-cuda module benchmark",
+        {
+            "transfer": transfers,
+            "chain": chain,
+            "fft": ffts,
+            "defaults": defaults,
+            "source_paced": source_paced,
+            "host_wait": host_wait,
+            "latency": latency,
+        },
+        draw,
+        add_arguments,
+        prepare,
+    )

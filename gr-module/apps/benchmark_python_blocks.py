@@ -59,10 +59,16 @@ def ffts(args, results):
 def draw(results, folder):
     os.makedirs(folder, exist_ok=True)
     rows = results["multiply"]
-    plot(os.path.join(folder, "python-blocks-multiply.png"), "multiply_const: CuPy block vs C++ block (H200)",
-         "items per call", "Gitems/s", {
-             "multiply_const_cc (C++)": [(r["items"], r["cpp"]) for r in rows],
-             "multiply_const_cupy (Python)": [(r["items"], r["cupy"]) for r in rows]})
+    plot(
+        os.path.join(folder, "python-blocks-multiply.png"),
+        "multiply_const: CuPy block vs C++ block (H200)",
+        "items per call",
+        "Gitems/s",
+        {
+            "multiply_const_cc (C++)": [(r["items"], r["cpp"]) for r in rows],
+            "multiply_const_cupy (Python)": [(r["items"], r["cupy"]) for r in rows],
+        },
+    )
 
 
 if __name__ == "__main__":

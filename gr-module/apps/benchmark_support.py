@@ -20,8 +20,16 @@ import numpy as np
 from gnuradio import gr
 
 grcuda = ctypes.CDLL("libgrcuda.so.1")
-for _name in ("grcuda_device_open", "grcuda_stream_new", "grcuda_memory_new", "grcuda_stream_copy_async",
-              "grcuda_copy", "grcuda_stream_synchronize", "grcuda_multiply_const_cc", "grcuda_fft_execute"):
+for _name in (
+    "grcuda_device_open",
+    "grcuda_stream_new",
+    "grcuda_memory_new",
+    "grcuda_stream_copy_async",
+    "grcuda_copy",
+    "grcuda_stream_synchronize",
+    "grcuda_multiply_const_cc",
+    "grcuda_fft_execute",
+):
     getattr(grcuda, _name).restype = ctypes.c_int
 grcuda.grcuda_memory_address.restype = ctypes.c_void_p
 
@@ -69,12 +77,20 @@ class raw:
         ok(grcuda.grcuda_copy(self.stream, source, destination, ctypes.c_size_t(nbytes)), "copy kernel")
 
     def multiply_cc(self, source, destination, items):
-        ok(grcuda.grcuda_multiply_const_cc(self.stream, source, destination, ctypes.c_size_t(items),
-                                           complex32(1.0, 0.5)), "multiply")
+        ok(
+            grcuda.grcuda_multiply_const_cc(
+                self.stream, source, destination, ctypes.c_size_t(items), complex32(1.0, 0.5)
+            ),
+            "multiply",
+        )
 
     def fft(self, size, batch, source, destination):
-        ok(grcuda.grcuda_fft_execute(self.stream, 0, ctypes.c_size_t(size), ctypes.c_size_t(batch),
-                                     source, destination), "fft")
+        ok(
+            grcuda.grcuda_fft_execute(
+                self.stream, 0, ctypes.c_size_t(size), ctypes.c_size_t(batch), source, destination
+            ),
+            "fft",
+        )
 
 
 class untouched_source(gr.sync_block):
@@ -133,7 +149,7 @@ def counters_enabled():
 
 
 def main(description, title, tables, draw, add_arguments=None, prepare=None):
-    """The command line both benchmarks share: runs \p tables (name -> function(args,
+    r"""The command line both benchmarks share: runs \p tables (name -> function(args,
     results), each appending its rows to results[name]) and prints their Markdown; writes
     JSON (--json) and plots through \p draw(results, folder) (--plots); --plot-only redraws
     from a JSON file. \p add_arguments adds a benchmark's own options, \p prepare adjusts
@@ -174,6 +190,7 @@ def plot(path, title, xlabel, ylabel, series, log_x=True, log_y=False):
     matplotlib (the GPU kit has none: plot from the JSON with --plot-only there)."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:

@@ -22,7 +22,7 @@ import sys
 import time
 
 import numpy as np
-from gnuradio import blocks, gr
+from gnuradio import gr
 
 from gnuradio import cuda
 
@@ -61,8 +61,9 @@ class checker(gr.basic_block):
         expected = (np.arange(self.checked, self.checked + n, dtype=np.uint64) % 2**32).astype(np.uint32)
         if not np.array_equal(items[:n], expected):
             wrong = int(np.flatnonzero(items[:n] != expected)[0])
-            self.error = (f"{self.name()}: item {self.checked + wrong} is {int(items[wrong])}, "
-                          f"expected {int(expected[wrong])}")
+            self.error = (
+                f"{self.name()}: item {self.checked + wrong} is {int(items[wrong])}, expected {int(expected[wrong])}"
+            )
             return gr.WORK_DONE
         self.checked += n
         self.consume(0, n)
@@ -91,8 +92,11 @@ def main():
     for branch, check in zip(branches, checkers):
         tb.connect(fan_out, *branch, check)
 
-    print(f"soak: {total:.3g} items per branch, calls up to {args.call} items, seed {args.seed}, "
-          f"on {'the simulated backend' if cuda.simulated() else 'the GPU'}", flush=True)
+    print(
+        f"soak: {total:.3g} items per branch, calls up to {args.call} items, seed {args.seed}, "
+        f"on {'the simulated backend' if cuda.simulated() else 'the GPU'}",
+        flush=True,
+    )
     started = time.monotonic()
     tb.start()
     last_report = started
@@ -101,22 +105,30 @@ def main():
         if time.monotonic() - last_report >= 5:
             last_report = time.monotonic()
             done = min(c.checked for c in checkers)
-            print(f"soak: {done:.3g} of {total:.3g} items checked ({100 * done / total:.0f}%), "
-                  f"{done / (last_report - started) / 1e9:.2f} Gitems/s", flush=True)
+            print(
+                f"soak: {done:.3g} of {total:.3g} items checked ({100 * done / total:.0f}%), "
+                f"{done / (last_report - started) / 1e9:.2f} Gitems/s",
+                flush=True,
+            )
     tb.stop()
     tb.wait()
     seconds = time.monotonic() - started
     errors = [c.error for c in checkers if c.error] + [
-        f"{c.name()}: checked {c.checked} items, expected {total}" for c in checkers
-        if c.error is None and c.checked != total]
+        f"{c.name()}: checked {c.checked} items, expected {total}"
+        for c in checkers
+        if c.error is None and c.checked != total
+    ]
     for error in errors:
         print("soak: FAILED:", error)
     if source.error is not None:
         print("soak: FAILED: the source raised", source.error)
         errors.append(source.error)
-    print(f"soak: {sum(c.checked for c in checkers):.4g} items checked in {seconds:.1f} s "
-          f"({min(c.checked for c in checkers) / seconds / 1e9:.2f} Gitems/s per branch), "
-          f"{len(errors)} errors", flush=True)
+    print(
+        f"soak: {sum(c.checked for c in checkers):.4g} items checked in {seconds:.1f} s "
+        f"({min(c.checked for c in checkers) / seconds / 1e9:.2f} Gitems/s per branch), "
+        f"{len(errors)} errors",
+        flush=True,
+    )
     return 1 if errors else 0
 
 

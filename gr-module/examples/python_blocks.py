@@ -59,8 +59,7 @@ class python_blocks(gr.top_block):
             block.set_min_output_buffer(1 << 20)
         self.connect(self.tone, (self.add, 0))
         self.connect(self.noise, (self.add, 1))
-        self.connect(self.add, self.clip, self.head, self.to_vectors, self.fft, self.power, self.decibels,
-                     self.spectra)
+        self.connect(self.add, self.clip, self.head, self.to_vectors, self.fft, self.power, self.decibels, self.spectra)
         # A GPU output feeds GPU and CPU blocks through a GPU copy (GNU Radio 3.10 gives each
         # output one transfer type: docs/LIMITATIONS.md).
         self.to_host = cuda.copy(gr.sizeof_gr_complex)
@@ -88,8 +87,10 @@ def main():
     peak = int(np.argmax(average))
     frequency = (peak - args.fft_size // 2) * bin_width
     largest = float(np.abs(np.array(flowgraph.clipped.data())).max())
-    print(f"peak at {frequency / 1e6:.3f} MHz (tone at {args.tone / 1e6:.3f} MHz); "
-          f"largest clipped magnitude {largest:.4f} (limit {args.limit})")
+    print(
+        f"peak at {frequency / 1e6:.3f} MHz (tone at {args.tone / 1e6:.3f} MHz); "
+        f"largest clipped magnitude {largest:.4f} (limit {args.limit})"
+    )
     print(f"throughput: {args.samples / elapsed / 1e6:.1f} Msamples/s ({elapsed:.2f} s for {args.samples} samples)")
     if abs(frequency - args.tone) > bin_width:
         raise SystemExit("the peak is not at the tone")

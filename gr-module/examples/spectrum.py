@@ -35,8 +35,7 @@ class spectrum(gr.top_block):
         self.average = blocks.vector_sink_f(fft_size)
         self.connect(self.source, (self.add, 0))
         self.connect(self.noise, (self.add, 1))
-        self.connect(self.add, self.head, self.to_vectors, self.fft, self.power, self.decibels,
-                     self.average)
+        self.connect(self.add, self.head, self.to_vectors, self.fft, self.power, self.decibels, self.average)
 
 
 def main():
@@ -59,8 +58,10 @@ def main():
     bin_width = args.sample_rate / args.fft_size
     peak = int(np.argmax(average))
     frequency = (peak - args.fft_size // 2) * bin_width
-    print(f"{len(spectra)} spectra of {args.fft_size} bins; peak at bin {peak}: "
-          f"{frequency / 1e6:.3f} MHz ({average[peak]:.1f} dB; tone at {args.tone / 1e6:.3f} MHz)")
+    print(
+        f"{len(spectra)} spectra of {args.fft_size} bins; peak at bin {peak}: "
+        f"{frequency / 1e6:.3f} MHz ({average[peak]:.1f} dB; tone at {args.tone / 1e6:.3f} MHz)"
+    )
     print(f"throughput: {args.samples / elapsed / 1e6:.1f} Msamples/s ({elapsed:.2f} s for {args.samples} samples)")
     if abs(frequency - args.tone) > bin_width:
         raise SystemExit("the peak is not at the tone")

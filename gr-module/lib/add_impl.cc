@@ -15,19 +15,39 @@ namespace cuda {
 namespace {
 
 // The C API's launcher for each item type.
-grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, std::int16_t)
+grcuda_status launch(const grcuda_stream* s,
+                     const void* const* in,
+                     size_t ninputs,
+                     void* out,
+                     size_t n,
+                     std::int16_t)
 {
     return grcuda_add_ss(s, in, ninputs, out, n);
 }
-grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, std::int32_t)
+grcuda_status launch(const grcuda_stream* s,
+                     const void* const* in,
+                     size_t ninputs,
+                     void* out,
+                     size_t n,
+                     std::int32_t)
 {
     return grcuda_add_ii(s, in, ninputs, out, n);
 }
-grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, float)
+grcuda_status launch(const grcuda_stream* s,
+                     const void* const* in,
+                     size_t ninputs,
+                     void* out,
+                     size_t n,
+                     float)
 {
     return grcuda_add_ff(s, in, ninputs, out, n);
 }
-grcuda_status launch(const grcuda_stream* s, const void* const* in, size_t ninputs, void* out, size_t n, gr_complex)
+grcuda_status launch(const grcuda_stream* s,
+                     const void* const* in,
+                     size_t ninputs,
+                     void* out,
+                     size_t n,
+                     gr_complex)
 {
     return grcuda_add_cc(s, in, ninputs, out, n);
 }

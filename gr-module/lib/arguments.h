@@ -13,6 +13,7 @@
 // argument, what it accepts and the value given.
 
 #include <gnuradio/gr_complex.h>
+#include <type_traits>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -20,7 +21,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 namespace gr {
 namespace cuda {
@@ -32,8 +32,8 @@ constexpr uint64_t max_item_size = INT_MAX;
 //! (16 bytes each), so 2^31 - 1 ports would take 32 GiB before anything is connected.
 constexpr uint64_t max_ports = uint64_t{ 1 } << 16;
 //! FFT sizes: cuFFT documents single-precision transforms of up to 512 Mi elements, less
-//! as device memory allows; a 2^27-point vector is already a 1 GiB item, and cuda.fft keeps
-//! two scratch vectors and cuFFT a work area for each vector of a batch.
+//! as device memory allows; a 2^27-point vector is already a 1 GiB item, and cuda.fft
+//! keeps two scratch vectors and cuFFT a work area for each vector of a batch.
 constexpr uint64_t max_fft_size = uint64_t{ 1 } << 27;
 
 //! \p value written so that the limits read easily: 2^27, 2^31 - 1, 715827882 or 2047.
@@ -89,7 +89,8 @@ inline void require_between(const std::string& block,
 }
 
 //! An item size in bytes: at least 1, and what GNU Radio can hold.
-inline void require_item_size(const std::string& block, const char* argument, uint64_t itemsize)
+inline void
+require_item_size(const std::string& block, const char* argument, uint64_t itemsize)
 {
     require_between(block, argument, itemsize, 1, max_item_size, " bytes");
 }
@@ -136,7 +137,8 @@ inline void require_positive(const std::string& block, const char* argument, dou
 {
     if (!std::isfinite(value) || !(value > 0)) {
         refuse(block,
-               std::string(argument) + " must be finite and > 0, got " + value_text(value));
+               std::string(argument) + " must be finite and > 0, got " +
+                   value_text(value));
     }
 }
 
@@ -156,17 +158,19 @@ void require_finite(const std::string& block, const char* argument, T value)
 {
     if constexpr (std::is_floating_point_v<T>) {
         if (!std::isfinite(value)) {
-            refuse(block, std::string(argument) + " must be finite, got " + value_text(value));
+            refuse(block,
+                   std::string(argument) + " must be finite, got " + value_text(value));
         }
     }
 }
 
-inline void require_finite(const std::string& block, const char* argument, gr_complex value)
+inline void
+require_finite(const std::string& block, const char* argument, gr_complex value)
 {
     if (!std::isfinite(value.real()) || !std::isfinite(value.imag())) {
         refuse(block,
-               std::string(argument) + " must be finite, got (" + value_text(value.real()) +
-                   ", " + value_text(value.imag()) + ")");
+               std::string(argument) + " must be finite, got (" +
+                   value_text(value.real()) + ", " + value_text(value.imag()) + ")");
     }
 }
 
@@ -194,8 +198,8 @@ constexpr const char* type_suffix<gr_complex>()
     return "cc";
 }
 
-//! The name of the version of block \p base for items of type T, as Python and GRC call it:
-//! cuda.add_ff, cuda.multiply_const_cc.
+//! The name of the version of block \p base for items of type T, as Python and GRC call
+//! it: cuda.add_ff, cuda.multiply_const_cc.
 template <class T>
 std::string typed_name(const char* base)
 {

@@ -17,9 +17,9 @@ namespace cuda {
 
 namespace {
 
-//! On a GPU, large enough for calls that hide a launch's CPU cost behind the GPU work; on the
-//! simulated backend, where a call costs the same per item whatever its size, small: its
-//! rings are host memory that a long run touches in full.
+//! On a GPU, large enough for calls that hide a launch's CPU cost behind the GPU work; on
+//! the simulated backend, where a call costs the same per item whatever its size, small:
+//! its rings are host memory that a long run touches in full.
 constexpr long gpu_ring_floor_bytes = 64L << 20;
 constexpr long simulated_ring_floor_bytes = 1L << 20;
 //! The share of free device memory one buffer's floor may take: 30 GPU blocks on an 8 GiB
@@ -32,9 +32,10 @@ uint32_t host_wait_mode()
 {
     const char* variable = std::getenv("GRCUDA_HOST_WAIT");
     const bool from_variable = variable && *variable;
-    const std::string mode = from_variable
-                                 ? std::string(variable)
-                                 : gr::prefs::singleton()->get_string("cuda", "host_wait", "adaptive");
+    const std::string mode =
+        from_variable
+            ? std::string(variable)
+            : gr::prefs::singleton()->get_string("cuda", "host_wait", "adaptive");
     if (mode == "adaptive" || mode.empty()) {
         return GRCUDA_HOST_WAIT_ADAPTIVE;
     }
@@ -57,9 +58,10 @@ size_t ring_floor_bytes()
         "ring_floor_bytes",
         simulated() ? simulated_ring_floor_bytes : gpu_ring_floor_bytes);
     if (floor < 0) {
-        throw std::invalid_argument("gr-cuda: [cuda] ring_floor_bytes=" + std::to_string(floor) +
-                                    " is negative: use a size in bytes (0 sizes rings as "
-                                    "GNU Radio asks)");
+        throw std::invalid_argument(
+            "gr-cuda: [cuda] ring_floor_bytes=" + std::to_string(floor) +
+            " is negative: use a size in bytes (0 sizes rings as "
+            "GNU Radio asks)");
     }
     if (floor == 0) {
         return 0;
@@ -67,7 +69,10 @@ size_t ring_floor_bytes()
     return std::min(static_cast<size_t>(floor), ring_share_bytes());
 }
 
-size_t ring_share_bytes() { return static_cast<size_t>(free_memory() / free_memory_share); }
+size_t ring_share_bytes()
+{
+    return static_cast<size_t>(free_memory() / free_memory_share);
+}
 
 } // namespace cuda
 } // namespace gr

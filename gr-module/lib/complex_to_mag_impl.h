@@ -6,8 +6,8 @@
 #ifndef INCLUDED_CUDA_COMPLEX_TO_MAG_IMPL_H
 #define INCLUDED_CUDA_COMPLEX_TO_MAG_IMPL_H
 
-#include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/complex_to_mag.h>
+#include <gnuradio/cuda/cuda_block.h>
 
 namespace gr {
 namespace cuda {

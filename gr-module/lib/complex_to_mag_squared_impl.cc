@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "complex_to_mag_squared_impl.h"
 #include "arguments.h"
+#include "complex_to_mag_squared_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -14,14 +14,16 @@ namespace cuda {
 
 complex_to_mag_squared::sptr complex_to_mag_squared::make(size_t vlen)
 {
-    arguments::require_elements_per_item("cuda.complex_to_mag_squared", "vlen", vlen, sizeof(gr_complex));
+    arguments::require_elements_per_item(
+        "cuda.complex_to_mag_squared", "vlen", vlen, sizeof(gr_complex));
     return gnuradio::make_block_sptr<complex_to_mag_squared_impl>(vlen);
 }
 
 complex_to_mag_squared_impl::complex_to_mag_squared_impl(size_t vlen)
-    : gr::sync_block("complex_to_mag_squared",
-                     gr::io_signature::make(1, 1, sizeof(gr_complex) * vlen, cuda_buffer::type),
-                     gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type)),
+    : gr::sync_block(
+          "complex_to_mag_squared",
+          gr::io_signature::make(1, 1, sizeof(gr_complex) * vlen, cuda_buffer::type),
+          gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type)),
       d_vlen(vlen)
 {
 }
@@ -30,7 +32,8 @@ int complex_to_mag_squared_impl::work(int noutput_items,
                                       gr_vector_const_void_star& input_items,
                                       gr_vector_void_star& output_items)
 {
-    check(grcuda_complex_to_mag_squared(stream(), input_items[0], output_items[0], noutput_items * d_vlen),
+    check(grcuda_complex_to_mag_squared(
+              stream(), input_items[0], output_items[0], noutput_items * d_vlen),
           "cuda.complex_to_mag_squared");
     return noutput_items;
 }

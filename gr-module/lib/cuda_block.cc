@@ -20,9 +20,15 @@ block_context::block_context()
 
 block_context::~block_context() { grcuda_block_free(d_block); }
 
-uint64_t block_context::stream_handle() const { return grcuda_block_stream_handle(d_block); }
+uint64_t block_context::stream_handle() const
+{
+    return grcuda_block_stream_handle(d_block);
+}
 
-const grcuda_stream* block_context::stream() const { return grcuda_block_stream(d_block); }
+const grcuda_stream* block_context::stream() const
+{
+    return grcuda_block_stream(d_block);
+}
 
 void block_context::attach(gr::block& self)
 {

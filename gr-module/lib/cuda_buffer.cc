@@ -3,21 +3,22 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// cuda_buffer forwards GNU Radio's buffer hooks to libgrcuda (see the class comment). Which
-// thread calls what: the control thread constructs the buffer and sets the transfer type;
-// the writer's thread calls write_pointer() and post_work(); each reader's thread calls
-// _read_pointer() and report_consumed(); space_available() runs with the buffer mutex held.
-// This follows GNU Radio 3.10.5.1's checklist for custom buffers: derive from
-// buffer_single_mapped, allocate in the constructor, drop the owner reference (it leaks the
-// buffer otherwise), never realign, tolerate DEFAULT_INVALID, and provide get_buffer_type().
+// cuda_buffer forwards GNU Radio's buffer hooks to libgrcuda (see the class comment).
+// Which thread calls what: the control thread constructs the buffer and sets the transfer
+// type; the writer's thread calls write_pointer() and post_work(); each reader's thread
+// calls _read_pointer() and report_consumed(); space_available() runs with the buffer
+// mutex held. This follows GNU Radio 3.10.5.1's checklist for custom buffers: derive from
+// buffer_single_mapped, allocate in the constructor, drop the owner reference (it leaks
+// the buffer otherwise), never realign, tolerate DEFAULT_INVALID, and provide
+// get_buffer_type().
 
+#include "buffer_settings.h"
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_double_mapped.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
-#include "buffer_settings.h"
 #include <algorithm>
 #include <mutex>
 #include <new>
@@ -43,8 +44,9 @@ std::string reader_names(gr::buffer& buffer)
 }
 
 /*!
- * Why \p writer's output cannot feed both GPU and CPU blocks: \p readers (already reading,
- * on the GPU when \p readers_on_gpu) and \p added (the reader on the other side), with the fix.
+ * Why \p writer's output cannot feed both GPU and CPU blocks: \p readers (already
+ * reading, on the GPU when \p readers_on_gpu) and \p added (the reader on the other
+ * side), with the fix.
  */
 std::string mixed_readers_message(const std::string& writer,
                                   bool writer_on_gpu,
@@ -55,24 +57,28 @@ std::string mixed_readers_message(const std::string& writer,
     const std::string fix =
         writer_on_gpu
             ? "connect the CPU blocks through a GPU block of their own: " + writer +
-                  " -> cuda.copy -> CPU blocks (or a cuda.tee with one output for each side)"
+                  " -> cuda.copy -> CPU blocks (or a cuda.tee with one output for each "
+                  "side)"
             : "connect the GPU blocks through a CPU block of their own: " + writer +
-                  " -> blocks.copy -> GPU blocks (or a cuda.tee(itemsize, gpu=False) with one "
+                  " -> blocks.copy -> GPU blocks (or a cuda.tee(itemsize, gpu=False) "
+                  "with one "
                   "output for each side)";
-    return "gr-cuda: " + writer + " feeds both " + (readers_on_gpu ? "GPU" : "CPU") + " blocks (" +
-           readers + ") and " + added +
-           " from one output, which GNU Radio 3.10 cannot run: each output has one transfer "
-           "type. Fix: " + fix + ".";
+    return "gr-cuda: " + writer + " feeds both " + (readers_on_gpu ? "GPU" : "CPU") +
+           " blocks (" + readers + ") and " + added +
+           " from one output, which GNU Radio 3.10 cannot run: each output has one "
+           "transfer "
+           "type. Fix: " +
+           fix + ".";
 }
 
 /*!
- * GNU Radio 3.10 makes a buffer for a GPU block reading a CPU block's output by *replacing*
- * the CPU block's buffer (block::replace_buffer). Two topologies then break silently: a second
- * GPU reader replaces the buffer again, orphaning the first (it waits forever), and a CPU
- * reader already attached to the replaced buffer is orphaned the same way. Both show as the
- * buffer being replaced not being an ordinary host buffer without readers (or a cuda_buffer
- * whose GPU reader lock()/unlock() removed); refuse them here, at start() or unlock(), naming
- * the blocks and the fix.
+ * GNU Radio 3.10 makes a buffer for a GPU block reading a CPU block's output by
+ * *replacing* the CPU block's buffer (block::replace_buffer). Two topologies then break
+ * silently: a second GPU reader replaces the buffer again, orphaning the first (it waits
+ * forever), and a CPU reader already attached to the replaced buffer is orphaned the same
+ * way. Both show as the buffer being replaced not being an ordinary host buffer without
+ * readers (or a cuda_buffer whose GPU reader lock()/unlock() removed); refuse them here,
+ * at start() or unlock(), naming the blocks and the fix.
  */
 void check_replacement(const gr::block_sptr& writer,
                        const gr::block_sptr& gpu_reader,
@@ -98,26 +104,29 @@ void check_replacement(const gr::block_sptr& writer,
             continue;
         }
         if (output->nreaders() > 0) {
-            throw std::runtime_error(mixed_readers_message(writer->identifier(),
-                                                           false,
-                                                           false,
-                                                           reader_names(*output),
-                                                           "the GPU block " +
-                                                               gpu_reader->identifier()));
+            throw std::runtime_error(
+                mixed_readers_message(writer->identifier(),
+                                      false,
+                                      false,
+                                      reader_names(*output),
+                                      "the GPU block " + gpu_reader->identifier()));
         }
         return; // the ordinary case: the CPU block's own buffer, not yet read
     }
-    throw std::runtime_error(
-        "gr-cuda: " + writer->identifier() + " feeds several GPU blocks from one output (" +
-        gpu_reader->identifier() +
-        " is one), which GNU Radio 3.10 cannot run (all but one would wait forever). Fix: "
-        "connect " + writer->identifier() +
-        " to a single GPU block, e.g. a cuda.copy, and fan out from that block: GPU-to-GPU "
-        "fan-out works.");
+    throw std::runtime_error("gr-cuda: " + writer->identifier() +
+                             " feeds several GPU blocks from one output (" +
+                             gpu_reader->identifier() +
+                             " is one), which GNU Radio 3.10 cannot run (all but one "
+                             "would wait forever). Fix: "
+                             "connect " +
+                             writer->identifier() +
+                             " to a single GPU block, e.g. a cuda.copy, and fan out from "
+                             "that block: GPU-to-GPU "
+                             "fan-out works.");
 }
 
-//! The blocks whose call cap gr-cuda raised (by unique_id()): GNU Radio marks every cap as
-//! set by the user, also one gr-cuda set at an earlier start().
+//! The blocks whose call cap gr-cuda raised (by unique_id()): GNU Radio marks every cap
+//! as set by the user, also one gr-cuda set at an earlier start().
 std::mutex raised_caps_mutex;
 std::set<long> raised_caps;
 
@@ -149,12 +158,16 @@ gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
     if (link && buf_owner && link != buf_owner) {
         check_replacement(link, buf_owner, nitems, sizeof_item);
     }
-    gr::buffer_sptr buffer(new cuda_buffer(
-        nitems, sizeof_item, downstream_lcm_nitems, downstream_max_out_mult, link, buf_owner));
-    // GNU Radio caps a block's calls at the items it asked for (block::allocate_buffer, when
-    // the user set no cap): let a GPU block writing its own output fill half its ring, as
-    // GNU Radio's scheduler allows. A CPU writer whose buffer a GPU reader replaces keeps
-    // its cap (GNU Radio set it already; the source sets the pace).
+    gr::buffer_sptr buffer(new cuda_buffer(nitems,
+                                           sizeof_item,
+                                           downstream_lcm_nitems,
+                                           downstream_max_out_mult,
+                                           link,
+                                           buf_owner));
+    // GNU Radio caps a block's calls at the items it asked for (block::allocate_buffer,
+    // when the user set no cap): let a GPU block writing its own output fill half its
+    // ring, as GNU Radio's scheduler allows. A CPU writer whose buffer a GPU reader
+    // replaces keeps its cap (GNU Radio set it already; the source sets the pace).
     if (link && link == buf_owner && !link->is_set_max_noutput_items()) {
         raise_cap(link, std::max<int>(nitems, buffer->bufsize() / 2));
     }
@@ -177,19 +190,20 @@ cuda_buffer::cuda_buffer(int nitems,
     // A GPU writer whose calls the user capped gets room for several of them, so that it
     // and its readers overlap (the floor alone may hold only two calls of a large cap).
     if (link && link == buf_owner && cap_set_by_user(link)) {
-        d_capped_calls_items = calls_in_ring * static_cast<size_t>(link->max_noutput_items());
+        d_capped_calls_items =
+            calls_in_ring * static_cast<size_t>(link->max_noutput_items());
     }
     if (!allocate_buffer(nitems)) {
         throw std::bad_alloc();
     }
     // The ring is mapped twice, so GNU Radio's plain reader arithmetic (items available =
-    // write index - read index, circular) is exact for it. Declared single-mapped, GNU Radio
-    // would give its readers buffer_reader_sm, which misreads an empty ring as full, and so
-    // hands out items never written, for any reader with a sample delay other than
-    // history - 1 (e.g. history 1, delay 3).
+    // write index - read index, circular) is exact for it. Declared single-mapped, GNU
+    // Radio would give its readers buffer_reader_sm, which misreads an empty ring as
+    // full, and so hands out items never written, for any reader with a sample delay
+    // other than history - 1 (e.g. history 1, delay 3).
     d_buf_map_type = gr::buffer_mapping_type::double_mapped;
-    // In 3.10.5.1 the owner is a shared_ptr back to a block that holds this buffer: a cycle
-    // that never frees either. Nothing in the runtime reads it.
+    // In 3.10.5.1 the owner is a shared_ptr back to a block that holds this buffer: a
+    // cycle that never frees either. Nothing in the runtime reads it.
     d_buf_owner.reset();
 }
 
@@ -197,9 +211,9 @@ cuda_buffer::~cuda_buffer() { grcuda_buffer_free(d_handle); }
 
 bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
 {
-    // Passive batching: a ring of at least ring_floor_bytes(), whatever GNU Radio asks for
-    // (its 32 KiB default is a few vectors), so that a block that falls behind catches up
-    // in large calls, while one that keeps up still takes what is there.
+    // Passive batching: a ring of at least ring_floor_bytes(), whatever GNU Radio asks
+    // for (its 32 KiB default is a few vectors), so that a block that falls behind
+    // catches up in large calls, while one that keeps up still takes what is there.
     const size_t ring_items =
         std::max({ final_nitems,
                    ring_floor_bytes() / sizeof_item,
@@ -225,7 +239,8 @@ namespace {
 
 bool port_on_gpu(const gr::io_signature::sptr& signature, int port)
 {
-    // GNU Radio's own rule (flat_flowgraph): any buffer type but the default is device memory.
+    // GNU Radio's own rule (flat_flowgraph): any buffer type but the default is device
+    // memory.
     return signature->stream_buffer_type(port) != gr::buffer_double_mapped::type;
 }
 
@@ -233,7 +248,8 @@ gr::transfer_type edge_type(bool writer_on_gpu, bool readers_on_gpu)
 {
     using gr::transfer_type;
     if (writer_on_gpu) {
-        return readers_on_gpu ? transfer_type::DEVICE_TO_DEVICE : transfer_type::DEVICE_TO_HOST;
+        return readers_on_gpu ? transfer_type::DEVICE_TO_DEVICE
+                              : transfer_type::DEVICE_TO_HOST;
     }
     return readers_on_gpu ? transfer_type::HOST_TO_DEVICE : transfer_type::HOST_TO_HOST;
 }
@@ -249,11 +265,15 @@ bool readers_on_gpu(gr::transfer_type type)
 std::string side_change_message(const std::string& writer, bool now_on_gpu)
 {
     return "gr-cuda: after lock()/unlock(), " + writer + "'s output is read by " +
-           (now_on_gpu ? "GPU" : "CPU") + " blocks where " + (now_on_gpu ? "CPU" : "GPU") +
+           (now_on_gpu ? "GPU" : "CPU") + " blocks where " +
+           (now_on_gpu ? "CPU" : "GPU") +
            " blocks read it before; GNU Radio 3.10 keeps a running block's output buffer "
-           "across unlock(), and a GPU buffer keeps the side of its readers. Fix: stop() and "
-           "wait() the flowgraph, reconnect, and start() it again, or keep a block on the old "
-           "side where the new blocks connect (cuda.copy for GPU readers, blocks.copy for CPU "
+           "across unlock(), and a GPU buffer keeps the side of its readers. Fix: stop() "
+           "and "
+           "wait() the flowgraph, reconnect, and start() it again, or keep a block on "
+           "the old "
+           "side where the new blocks connect (cuda.copy for GPU readers, blocks.copy "
+           "for CPU "
            "readers).";
 }
 
@@ -293,10 +313,11 @@ bool cuda_buffer::reader_on_gpu(const gr::buffer_reader* reader)
 // message that names one block and no fix. So GNU Radio's record of the type stays unset:
 // each type it sets for a new reader's edge is checked here against the readers already
 // there, and unset again. GNU Radio's buffer_add_reader() calls index_sub() right after
-// setting the edge's type, before it creates the reader, in the control thread (at start()
-// and unlock(), while no block thread runs), so a refusal leaves no half-made reader behind.
-// The type libgrcuda needs is derived from the ports themselves (wire()), which also covers
-// the readers GNU Radio's lock()/unlock() adds without setting any type.
+// setting the edge's type, before it creates the reader, in the control thread (at
+// start() and unlock(), while no block thread runs), so a refusal leaves no half-made
+// reader behind. The type libgrcuda needs is derived from the ports themselves (wire()),
+// which also covers the readers GNU Radio's lock()/unlock() adds without setting any
+// type.
 void cuda_buffer::note_reader_edge()
 {
     const gr::transfer_type added = d_transfer_type;
@@ -306,12 +327,12 @@ void cuda_buffer::note_reader_edge()
                             added == gr::transfer_type::DEVICE_TO_HOST;
     for (const gr::buffer_reader* reader : d_readers) {
         if (reader_on_gpu(reader) != added_on_gpu) {
-            throw std::runtime_error(mixed_readers_message(link()->identifier(),
-                                                           writer_gpu,
-                                                           !added_on_gpu,
-                                                           reader_names(*this),
-                                                           added_on_gpu ? "a GPU block"
-                                                                        : "a CPU block"));
+            throw std::runtime_error(
+                mixed_readers_message(link()->identifier(),
+                                      writer_gpu,
+                                      !added_on_gpu,
+                                      reader_names(*this),
+                                      added_on_gpu ? "a GPU block" : "a CPU block"));
         }
     }
     std::lock_guard<std::mutex> guard(d_wiring_mutex);
@@ -331,18 +352,19 @@ void cuda_buffer::wire()
     const bool readers_gpu = reader_on_gpu(d_readers[0]);
     for (const gr::buffer_reader* reader : d_readers) {
         if (reader_on_gpu(reader) != readers_gpu) {
-            throw std::runtime_error(mixed_readers_message(link()->identifier(),
-                                                           writer_gpu,
-                                                           readers_gpu,
-                                                           reader_names(*this),
-                                                           readers_gpu ? "CPU blocks"
-                                                                       : "GPU blocks"));
+            throw std::runtime_error(
+                mixed_readers_message(link()->identifier(),
+                                      writer_gpu,
+                                      readers_gpu,
+                                      reader_names(*this),
+                                      readers_gpu ? "CPU blocks" : "GPU blocks"));
         }
     }
     const gr::transfer_type type = edge_type(writer_gpu, readers_gpu);
     if (d_wired.load(std::memory_order_relaxed)) {
         if (type != d_edge_type) {
-            throw std::runtime_error(side_change_message(link()->identifier(), readers_gpu));
+            throw std::runtime_error(
+                side_change_message(link()->identifier(), readers_gpu));
         }
         return;
     }
@@ -394,7 +416,8 @@ int cuda_buffer::space_available()
     uint64_t min_items_read = d_readers[0]->nitems_read();
     for (const gr::buffer_reader* reader : d_readers) {
         min_items_read = std::min(min_items_read, reader->nitems_read());
-        most_unread = std::max(most_unread, index_sub(d_write_index, reader->get_read_index()));
+        most_unread =
+            std::max(most_unread, index_sub(d_write_index, reader->get_read_index()));
     }
     if (min_items_read != d_last_min_items_read) {
         prune_tags(d_last_min_items_read);
@@ -410,11 +433,11 @@ void* cuda_buffer::write_pointer()
     check(grcuda_buffer_writer_pointer(d_handle, d_write_index, &pointer),
           "cuda_buffer write pointer");
     if (d_wired.load(std::memory_order_acquire)) {
-        // Order the writer after earlier reads of the span it may write: the free space, but
-        // never more than half the ring, the most GNU Radio's scheduler lets a block write
-        // per call. The bound matters: when readers keep up, the free space reaches the
-        // items they just read, and waiting for those reads would serialise writer and
-        // readers.
+        // Order the writer after earlier reads of the span it may write: the free space,
+        // but never more than half the ring, the most GNU Radio's scheduler lets a block
+        // write per call. The bound matters: when readers keep up, the free space reaches
+        // the items they just read, and waiting for those reads would serialise writer
+        // and readers.
         int space = 0;
         {
             gr::thread::scoped_lock guard(*mutex());
@@ -434,8 +457,8 @@ const void* cuda_buffer::_read_pointer(unsigned int read_index)
     check(grcuda_buffer_reader_pointer(d_handle, read_index, &pointer),
           "cuda_buffer read pointer");
     if (d_edge_type == gr::transfer_type::DEVICE_TO_HOST) {
-        // A CPU reader reads host memory: wait for the copies of what it may read, which is
-        // everything up to the write index (nothing when the indices are equal).
+        // A CPU reader reads host memory: wait for the copies of what it may read, which
+        // is everything up to the write index (nothing when the indices are equal).
         unsigned int available = 0;
         {
             gr::thread::scoped_lock guard(*mutex());
@@ -455,7 +478,8 @@ void cuda_buffer::post_work(int nitems)
         return;
     }
     wire_once();
-    check(grcuda_buffer_post_work(d_handle, d_write_index, nitems), "cuda_buffer post_work");
+    check(grcuda_buffer_post_work(d_handle, d_write_index, nitems),
+          "cuda_buffer post_work");
 }
 
 bool cuda_buffer::input_blocked_callback(int, int, unsigned) { return false; }
@@ -471,7 +495,8 @@ void cuda_buffer::attach_writer(const grcuda_stream* stream)
     check(grcuda_buffer_set_writer_stream(d_handle, stream), "cuda_buffer writer stream");
 }
 
-void cuda_buffer::attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream)
+void cuda_buffer::attach_reader(const gr::buffer_reader* reader,
+                                const grcuda_stream* stream)
 {
     wire();
     if (d_edge_type == gr::transfer_type::DEVICE_TO_HOST) {

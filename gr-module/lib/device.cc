@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The process-wide device handle. GNU Radio may create and destroy blocks and buffers many
-// times per process; they all share one device handle (and so one CUDA primary context),
-// which is never freed, so that objects destroyed late in interpreter shutdown still find it.
+// The process-wide device handle. GNU Radio may create and destroy blocks and buffers
+// many times per process; they all share one device handle (and so one CUDA primary
+// context), which is never freed, so that objects destroyed late in interpreter shutdown
+// still find it.
 
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/logger.h>
@@ -67,12 +68,14 @@ const shared_device& open_shared_device()
     std::call_once(opened, [] {
         if (grcuda_abi_version() != GRCUDA_ABI_VERSION) {
             throw std::runtime_error(
-                "gr-cuda was built against grcuda ABI " + std::to_string(GRCUDA_ABI_VERSION) +
-                " but loaded libgrcuda with ABI " + std::to_string(grcuda_abi_version()) +
+                "gr-cuda was built against grcuda ABI " +
+                std::to_string(GRCUDA_ABI_VERSION) + " but loaded libgrcuda with ABI " +
+                std::to_string(grcuda_abi_version()) +
                 ": reinstall gr-cuda and libgrcuda from the same source");
         }
-        check(grcuda_device_open(requested_ordinal(), GRCUDA_BACKEND_AUTO, &shared.handle),
-              "gr-cuda: opening the CUDA device");
+        check(
+            grcuda_device_open(requested_ordinal(), GRCUDA_BACKEND_AUTO, &shared.handle),
+            "gr-cuda: opening the CUDA device");
         check(grcuda_device_get_info(shared.handle, &shared.info),
               "gr-cuda: describing the CUDA device");
         gr::logger logger("gr-cuda");
@@ -100,7 +103,8 @@ int device_ordinal() { return open_shared_device().info.ordinal; }
 uint64_t free_memory()
 {
     uint64_t bytes = 0;
-    check(grcuda_device_free_memory(device(), &bytes), "gr-cuda: reading free device memory");
+    check(grcuda_device_free_memory(device(), &bytes),
+          "gr-cuda: reading free device memory");
     return bytes;
 }
 

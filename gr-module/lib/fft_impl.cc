@@ -3,13 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The FFT block chains libgrcuda kernels on its stream: real-to-complex (interleaving zeros),
-// window, shift (before an inverse, after a forward transform, as fft_vcc) and cuFFT, through
-// two scratch arrays. Each work() call transforms a power-of-two batch, so cuFFT plans, which
-// libgrcuda keeps per (size, batch), stay few whatever noutput_items is.
+// The FFT block chains libgrcuda kernels on its stream: real-to-complex (interleaving
+// zeros), window, shift (before an inverse, after a forward transform, as fft_vcc) and
+// cuFFT, through two scratch arrays. Each work() call transforms a power-of-two batch, so
+// cuFFT plans, which libgrcuda keeps per (size, batch), stay few whatever noutput_items
+// is.
 
-#include "fft_impl.h"
 #include "arguments.h"
+#include "fft_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -62,7 +63,8 @@ fft::sptr fft::make(size_t fft_size,
                                   std::to_string(tap));
         }
     }
-    return gnuradio::make_block_sptr<fft_impl>(fft_size, forward, window, shift, real_input);
+    return gnuradio::make_block_sptr<fft_impl>(
+        fft_size, forward, window, shift, real_input);
 }
 
 fft_impl::fft_impl(size_t fft_size,
@@ -74,7 +76,8 @@ fft_impl::fft_impl(size_t fft_size,
           "fft",
           gr::io_signature::make(1,
                                  1,
-                                 fft_size * (real_input ? sizeof(float) : sizeof(gr_complex)),
+                                 fft_size *
+                                     (real_input ? sizeof(float) : sizeof(gr_complex)),
                                  cuda_buffer::type),
           gr::io_signature::make(1, 1, fft_size * sizeof(gr_complex), cuda_buffer::type)),
       d_size(fft_size),
@@ -87,8 +90,8 @@ fft_impl::fft_impl(size_t fft_size,
         grcuda_memory* staging = allocate(GRCUDA_MEMORY_PINNED_HOST, bytes);
         std::memcpy(address(staging), window.data(), bytes);
         d_window = allocate(GRCUDA_MEMORY_DEVICE, bytes);
-        const grcuda_status copied =
-            grcuda_stream_copy_async(stream(), address(d_window), address(staging), bytes);
+        const grcuda_status copied = grcuda_stream_copy_async(
+            stream(), address(d_window), address(staging), bytes);
         const grcuda_status waited = grcuda_stream_synchronize(stream());
         grcuda_memory_free(staging);
         check(copied, "cuda.fft window");
@@ -162,16 +165,20 @@ void fft_impl::transform(const void* input, void* output, size_t vectors)
     }
     if (d_shift && !d_forward) {
         void* shifted = scratch();
-        check(grcuda_fft_shift_cc(queue, source, shifted, d_size, vectors), "cuda.fft shift");
+        check(grcuda_fft_shift_cc(queue, source, shifted, d_size, vectors),
+              "cuda.fft shift");
         source = shifted;
     }
     const uint32_t kind = d_forward ? GRCUDA_FFT_FORWARD : GRCUDA_FFT_INVERSE;
     if (d_shift && d_forward) {
         void* spectrum = scratch();
-        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, spectrum), "cuda.fft");
-        check(grcuda_fft_shift_cc(queue, spectrum, output, d_size, vectors), "cuda.fft shift");
+        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, spectrum),
+              "cuda.fft");
+        check(grcuda_fft_shift_cc(queue, spectrum, output, d_size, vectors),
+              "cuda.fft shift");
     } else {
-        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, output), "cuda.fft");
+        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, output),
+              "cuda.fft");
     }
 }
 
@@ -179,8 +186,9 @@ int fft_impl::work(int noutput_items,
                    gr_vector_const_void_star& input_items,
                    gr_vector_void_star& output_items)
 {
-    // One cuFFT call per work() call: the largest power of two of the vectors offered, the
-    // rest left for the next call. Splitting here instead (255 vectors into 128 + 64 + ...
+    // One cuFFT call per work() call: the largest power of two of the vectors offered,
+    // the rest left for the next call. Splitting here instead (255 vectors into 128 + 64
+    // + ...
     // + 1, which a full buffer offers whenever the ring's one free item shifts the calls)
     // would multiply the launches, each costing the CPU more than the GPU time it saves.
     if (noutput_items <= 0) {

@@ -37,7 +37,7 @@ private:
     const bool d_forward;
     const bool d_shift;
     const bool d_real_input;
-    grcuda_memory* d_window = nullptr; // fft_size taps in device memory, or none
+    grcuda_memory* d_window = nullptr;         // fft_size taps in device memory, or none
     std::array<grcuda_memory*, 2> d_scratch{}; // complex vectors between the steps
     grcuda_memory* d_zeros = nullptr;          // imaginary parts of real input
     size_t d_capacity = 0;                     // vectors each scratch array holds

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "fft_shift_impl.h"
 #include "arguments.h"
+#include "fft_shift_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -14,7 +14,8 @@ namespace cuda {
 
 fft_shift::sptr fft_shift::make(size_t fft_size)
 {
-    arguments::require_elements_per_item("cuda.fft_shift", "fft_size", fft_size, sizeof(gr_complex));
+    arguments::require_elements_per_item(
+        "cuda.fft_shift", "fft_size", fft_size, sizeof(gr_complex));
     return gnuradio::make_block_sptr<fft_shift_impl>(fft_size);
 }
 

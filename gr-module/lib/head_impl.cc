@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "head_impl.h"
 #include "arguments.h"
+#include "head_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -48,7 +48,8 @@ int head_impl::work(int noutput_items,
         return WORK_DONE;
     }
     const uint64_t n = std::min<uint64_t>(d_length - d_passed, noutput_items);
-    check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize), "cuda.head");
+    check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize),
+          "cuda.head");
     d_passed += n;
     return static_cast<int>(n);
 }

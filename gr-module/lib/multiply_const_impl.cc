@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "multiply_const_impl.h"
 #include "arguments.h"
+#include "multiply_const_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -15,11 +15,13 @@ namespace cuda {
 namespace {
 
 // The C API's launcher for each item type.
-grcuda_status launch(const grcuda_stream* s, const void* in, void* out, size_t n, std::int16_t k)
+grcuda_status
+launch(const grcuda_stream* s, const void* in, void* out, size_t n, std::int16_t k)
 {
     return grcuda_multiply_const_ss(s, in, out, n, k);
 }
-grcuda_status launch(const grcuda_stream* s, const void* in, void* out, size_t n, std::int32_t k)
+grcuda_status
+launch(const grcuda_stream* s, const void* in, void* out, size_t n, std::int32_t k)
 {
     return grcuda_multiply_const_ii(s, in, out, n, k);
 }
@@ -27,9 +29,11 @@ grcuda_status launch(const grcuda_stream* s, const void* in, void* out, size_t n
 {
     return grcuda_multiply_const_ff(s, in, out, n, k);
 }
-grcuda_status launch(const grcuda_stream* s, const void* in, void* out, size_t n, gr_complex k)
+grcuda_status
+launch(const grcuda_stream* s, const void* in, void* out, size_t n, gr_complex k)
 {
-    return grcuda_multiply_const_cc(s, in, out, n, grcuda_complex32{ k.real(), k.imag() });
+    return grcuda_multiply_const_cc(
+        s, in, out, n, grcuda_complex32{ k.real(), k.imag() });
 }
 
 } // namespace
@@ -72,12 +76,10 @@ int multiply_const_impl<T>::work(int noutput_items,
                                  gr_vector_const_void_star& input_items,
                                  gr_vector_void_star& output_items)
 {
-    check(launch(this->stream(),
-                 input_items[0],
-                 output_items[0],
-                 noutput_items * d_vlen,
-                 d_k),
-          "cuda.multiply_const");
+    check(
+        launch(
+            this->stream(), input_items[0], output_items[0], noutput_items * d_vlen, d_k),
+        "cuda.multiply_const");
     return noutput_items;
 }
 

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "nlog10_ff_impl.h"
 #include "arguments.h"
+#include "nlog10_ff_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -21,9 +21,10 @@ nlog10_ff::sptr nlog10_ff::make(float n, size_t vlen, float k)
 }
 
 nlog10_ff_impl::nlog10_ff_impl(float n, size_t vlen, float k)
-    : gr::sync_block("nlog10_ff",
-                     gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type),
-                     gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type)),
+    : gr::sync_block(
+          "nlog10_ff",
+          gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type),
+          gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type)),
       d_n(n),
       d_vlen(vlen),
       d_k(k)
@@ -34,13 +35,10 @@ int nlog10_ff_impl::work(int noutput_items,
                          gr_vector_const_void_star& input_items,
                          gr_vector_void_star& output_items)
 {
-    check(grcuda_nlog10_ff(stream(),
-                           input_items[0],
-                           output_items[0],
-                           noutput_items * d_vlen,
-                           d_n,
-                           d_k),
-          "cuda.nlog10_ff");
+    check(
+        grcuda_nlog10_ff(
+            stream(), input_items[0], output_items[0], noutput_items * d_vlen, d_n, d_k),
+        "cuda.nlog10_ff");
     return noutput_items;
 }
 

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "null_sink_impl.h"
 #include "arguments.h"
+#include "null_sink_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/io_signature.h>
 
@@ -13,14 +13,16 @@ namespace cuda {
 
 null_sink::sptr null_sink::make(size_t sizeof_stream_item, size_t num_inputs)
 {
-    arguments::require_item_size("cuda.null_sink", "sizeof_stream_item", sizeof_stream_item);
+    arguments::require_item_size(
+        "cuda.null_sink", "sizeof_stream_item", sizeof_stream_item);
     arguments::require_ports("cuda.null_sink", "num_inputs", num_inputs);
     return gnuradio::make_block_sptr<null_sink_impl>(sizeof_stream_item, num_inputs);
 }
 
-// The output signature names cuda_buffer although a sink has no outputs: GNU Radio 3.10 takes
-// the type of a sink's input buffer from its *output* signature when the upstream block is a
-// CPU block (block::replace_buffer), and would otherwise hand this block host memory.
+// The output signature names cuda_buffer although a sink has no outputs: GNU Radio 3.10
+// takes the type of a sink's input buffer from its *output* signature when the upstream
+// block is a CPU block (block::replace_buffer), and would otherwise hand this block host
+// memory.
 null_sink_impl::null_sink_impl(size_t sizeof_stream_item, size_t num_inputs)
     : gr::sync_block(
           "null_sink",
@@ -29,7 +31,9 @@ null_sink_impl::null_sink_impl(size_t sizeof_stream_item, size_t num_inputs)
 {
 }
 
-int null_sink_impl::work(int noutput_items, gr_vector_const_void_star&, gr_vector_void_star&)
+int null_sink_impl::work(int noutput_items,
+                         gr_vector_const_void_star&,
+                         gr_vector_void_star&)
 {
     return noutput_items;
 }

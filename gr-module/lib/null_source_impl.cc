@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "null_source_impl.h"
 #include "arguments.h"
+#include "null_source_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -12,18 +12,23 @@
 namespace gr {
 namespace cuda {
 
-null_source::sptr null_source::make(size_t sizeof_stream_item, size_t num_outputs, bool memset)
+null_source::sptr
+null_source::make(size_t sizeof_stream_item, size_t num_outputs, bool memset)
 {
-    arguments::require_item_size("cuda.null_source", "sizeof_stream_item", sizeof_stream_item);
+    arguments::require_item_size(
+        "cuda.null_source", "sizeof_stream_item", sizeof_stream_item);
     arguments::require_ports("cuda.null_source", "num_outputs", num_outputs);
-    return gnuradio::make_block_sptr<null_source_impl>(sizeof_stream_item, num_outputs, memset);
+    return gnuradio::make_block_sptr<null_source_impl>(
+        sizeof_stream_item, num_outputs, memset);
 }
 
-null_source_impl::null_source_impl(size_t sizeof_stream_item, size_t num_outputs, bool memset)
-    : gr::sync_block("null_source",
-                     gr::io_signature::make(0, 0, 0),
-                     gr::io_signature::make(
-                         1, num_outputs, sizeof_stream_item, cuda_buffer::type)),
+null_source_impl::null_source_impl(size_t sizeof_stream_item,
+                                   size_t num_outputs,
+                                   bool memset)
+    : gr::sync_block(
+          "null_source",
+          gr::io_signature::make(0, 0, 0),
+          gr::io_signature::make(1, num_outputs, sizeof_stream_item, cuda_buffer::type)),
       d_itemsize(sizeof_stream_item),
       d_memset(memset)
 {

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "probe_rate_impl.h"
 #include "arguments.h"
+#include "probe_rate_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/io_signature.h>
 #include <cmath>
@@ -12,16 +12,20 @@
 namespace gr {
 namespace cuda {
 
-probe_rate::sptr
-probe_rate::make(size_t itemsize, double update_rate_ms, double alpha, const std::string& name)
+probe_rate::sptr probe_rate::make(size_t itemsize,
+                                  double update_rate_ms,
+                                  double alpha,
+                                  const std::string& name)
 {
     arguments::require_item_size("cuda.probe_rate", "itemsize", itemsize);
     arguments::require_positive("cuda.probe_rate", "update_rate_ms", update_rate_ms);
     arguments::require_fraction("cuda.probe_rate", "alpha", alpha);
-    return gnuradio::make_block_sptr<probe_rate_impl>(itemsize, update_rate_ms, alpha, name);
+    return gnuradio::make_block_sptr<probe_rate_impl>(
+        itemsize, update_rate_ms, alpha, name);
 }
 
-// The output signature names cuda_buffer although the block has no outputs: see null_sink.
+// The output signature names cuda_buffer although the block has no outputs: see
+// null_sink.
 probe_rate_impl::probe_rate_impl(size_t itemsize,
                                  double update_rate_ms,
                                  double alpha,
@@ -52,7 +56,9 @@ void probe_rate_impl::set_name(const std::string& name)
     d_name = pmt::intern(name);
 }
 
-int probe_rate_impl::work(int noutput_items, gr_vector_const_void_star&, gr_vector_void_star&)
+int probe_rate_impl::work(int noutput_items,
+                          gr_vector_const_void_star&,
+                          gr_vector_void_star&)
 {
     d_since_update += noutput_items;
     const auto now = std::chrono::steady_clock::now();

@@ -17,7 +17,10 @@ namespace cuda {
 class probe_rate_impl : public cuda_sync_block<probe_rate>
 {
 public:
-    probe_rate_impl(size_t itemsize, double update_rate_ms, double alpha, const std::string& name);
+    probe_rate_impl(size_t itemsize,
+                    double update_rate_ms,
+                    double alpha,
+                    const std::string& name);
 
     double rate() const override;
     void set_alpha(double alpha) override;

@@ -4,8 +4,8 @@
  */
 
 // cuda_buffer's index arithmetic, driven the way the scheduler drives it: free space and
-// available items are circular and one item always stays free, spans run across the end of
-// the ring, and the pointers GNU Radio hands out alias across the wrap. Then whole
+// available items are circular and one item always stays free, spans run across the end
+// of the ring, and the pointers GNU Radio hands out alias across the wrap. Then whole
 // flowgraphs in C++ that wrap the rings many times.
 
 #include <gnuradio/blocks/vector_sink.h>
@@ -21,8 +21,8 @@
 
 namespace {
 
-//! A device-to-device buffer with its writer block and reader blocks, which the buffer and
-//! its readers only reference weakly, as the scheduler sets them up.
+//! A device-to-device buffer with its writer block and reader blocks, which the buffer
+//! and its readers only reference weakly, as the scheduler sets them up.
 struct ring {
     explicit ring(int nitems)
         : writer(gr::cuda::copy::make(sizeof(float))),
@@ -77,8 +77,8 @@ BOOST_AUTO_TEST_CASE(space_and_items_are_circular_across_the_wrap)
     BOOST_CHECK_EQUAL(buffer->space_available(), size - 1 - span);
     // The reader's pointer runs contiguously into the second mapping.
     const char* start = static_cast<const char*>(reader->read_pointer());
-    BOOST_CHECK(start + span * sizeof(float) > static_cast<const char*>(buffer->base()) +
-                                                   size * sizeof(float));
+    BOOST_CHECK(start + span * sizeof(float) >
+                static_cast<const char*>(buffer->base()) + size * sizeof(float));
     reader->update_read_pointer(span);
     BOOST_CHECK_EQUAL(reader->items_available(), 0);
     BOOST_CHECK_EQUAL(buffer->space_available(), size - 1);

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "stream_to_vector_impl.h"
 #include "arguments.h"
+#include "stream_to_vector_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -35,9 +35,10 @@ int stream_to_vector_impl::work(int noutput_items,
                                 gr_vector_const_void_star& input_items,
                                 gr_vector_void_star& output_items)
 {
-    check(grcuda_copy(
-              stream(), input_items[0], output_items[0], noutput_items * d_output_itemsize),
-          "cuda.stream_to_vector");
+    check(
+        grcuda_copy(
+            stream(), input_items[0], output_items[0], noutput_items * d_output_itemsize),
+        "cuda.stream_to_vector");
     return noutput_items;
 }
 

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "throttle_impl.h"
 #include "arguments.h"
+#include "throttle_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -55,11 +55,12 @@ int throttle_impl::work(int noutput_items,
 {
     // At most a tenth of a second's worth per call keeps the output smooth.
     const auto n = std::max<int>(1, std::min<double>(noutput_items, d_rate / 10));
-    check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize), "cuda.throttle");
+    check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize),
+          "cuda.throttle");
     d_passed += n;
     const std::chrono::duration<double> due(d_passed / d_rate);
-    std::this_thread::sleep_until(d_start +
-                                  std::chrono::duration_cast<std::chrono::nanoseconds>(due));
+    std::this_thread::sleep_until(
+        d_start + std::chrono::duration_cast<std::chrono::nanoseconds>(due));
     return n;
 }
 

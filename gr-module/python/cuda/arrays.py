@@ -28,7 +28,7 @@ def capsule_address(capsule):
     return _capsule_pointer(capsule, None)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def array_module():
     """cupy on a GPU, numpy on the simulated backend: the module blocks compute with."""
     if simulated():
@@ -40,11 +40,12 @@ def array_module():
             "gnuradio.cuda Python blocks need CuPy on a GPU machine, and it is not installed "
             f"({error}). Install the wheel that matches your CUDA version, e.g. "
             "`pip install cupy-cuda13x` (CUDA 13) or `pip install cupy-cuda12x` (CUDA 12); "
-            "set GRCUDA_BACKEND=simulated to run on the CPU instead.") from error
+            "set GRCUDA_BACKEND=simulated to run on the CPU instead."
+        ) from error
     return cupy
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _device_ordinal():
     return device_ordinal()  # fixed for the process; asked once, not on every work() call
 
@@ -88,8 +89,7 @@ def as_cupy(array):
     kind = cupy.cuda.runtime.pointerGetAttributes(address).type
     if kind not in (cupy.cuda.runtime.memoryTypeDevice, cupy.cuda.runtime.memoryTypeManaged):
         raise ValueError(
-            "as_cupy: this NumPy array is in host memory, not GPU memory; use cupy.asarray() "
-            "to copy it to the GPU")
+            "as_cupy: this NumPy array is in host memory, not GPU memory; use cupy.asarray() to copy it to the GPU"
+        )
     memory = cupy.cuda.UnownedMemory(address, array.nbytes, owner=array)
-    return cupy.ndarray(array.shape, array.dtype, cupy.cuda.MemoryPointer(memory, 0),
-                        strides=array.strides)
+    return cupy.ndarray(array.shape, array.dtype, cupy.cuda.MemoryPointer(memory, 0), strides=array.strides)

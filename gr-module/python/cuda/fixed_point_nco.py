@@ -151,8 +151,10 @@ def _sine_table():
         b = ((i + 1) * incx) + min_x
         slopes.append(as_compiled((scaled_sine(b) - scaled_sine(a)) / (b - a)))
         values.append(as_compiled(scaled_sine(a)))
-    return (np.array(slopes, dtype=np.float64).astype(np.float32),
-            np.array(values, dtype=np.float64).astype(np.float32))
+    return (
+        np.array(slopes, dtype=np.float64).astype(np.float32),
+        np.array(values, dtype=np.float64).astype(np.float32),
+    )
 
 
 _SINE_SLOPE, _SINE_VALUE = _sine_table()
@@ -190,8 +192,7 @@ def _float_to_fixed(x):
     with np.errstate(all="ignore"):
         x = np.float32(x)
         # x / TAU is a float quotient; adding the double literal 0.5 widens it to double.
-        d = _truncate_to_int32(math.floor(float(x / _TAU_F) + 0.5)) if math.isfinite(x) \
-            else -(2**31)
+        d = _truncate_to_int32(math.floor(float(x / _TAU_F) + 0.5)) if math.isfinite(x) else -(2**31)
         # d * TAU converts int d to float and multiplies in float.
         x = np.float32(x - np.float32(d) * _TAU_F)
         return _truncate_to_int32(x * _TWO_TO_THE_31_F / _PI_F)
@@ -231,8 +232,7 @@ class fixed_point_nco:
         with np.errstate(all="ignore"):
             # Double maths in the C++ order ((2*pi)*f)/fs, then passed to
             # fxpt_nco::set_freq(float), i.e. rounded to float32.
-            angle_rate = np.float64(_TWO_PI) * np.float64(self._frequency) / \
-                np.float64(self._sampling_freq)
+            angle_rate = np.float64(_TWO_PI) * np.float64(self._frequency) / np.float64(self._sampling_freq)
             self._phase_inc = _float_to_fixed(np.float32(angle_rate))
 
     def set_frequency(self, frequency):
@@ -341,10 +341,8 @@ class fixed_point_nco:
 
     def _generate(self, waveform, n, amplitude, offset, complex_output):
         xp = self.xp
-        wave = _WAVEFORM_NAMES.get(waveform.lower(), None) if isinstance(waveform, str) \
-            else int(waveform)
-        if wave not in (GR_CONST_WAVE, GR_SIN_WAVE, GR_COS_WAVE,
-                        GR_SQR_WAVE, GR_TRI_WAVE, GR_SAW_WAVE):
+        wave = _WAVEFORM_NAMES.get(waveform.lower(), None) if isinstance(waveform, str) else int(waveform)
+        if wave not in (GR_CONST_WAVE, GR_SIN_WAVE, GR_COS_WAVE, GR_SQR_WAVE, GR_TRI_WAVE, GR_SAW_WAVE):
             raise ValueError("fixed_point_nco: invalid waveform %r" % (waveform,))
         ampl = float(amplitude)  # d_ampl is a double
 
@@ -437,12 +435,15 @@ class fixed_point_nco:
         if wave == GR_SQR_WAVE:
             # Region 0: (ampl, 0) + off; 1: (ampl, ampl) + off; 2: (0, ampl) + off;
             # 3: off itself.  Float32 sums, so e.g. 0.0f + -0.0f gives +0.0.
-            region = 3 - (below_minus_half_pi.astype(xp.int32) + below_zero.astype(xp.int32)
-                          + below_half_pi.astype(xp.int32))
-            re_values = xp.asarray(np.array(
-                [ampl_f + off_re, ampl_f + off_re, zero + off_re, off_re], dtype=np.float32))
-            im_values = xp.asarray(np.array(
-                [zero + off_im, ampl_f + off_im, ampl_f + off_im, off_im], dtype=np.float32))
+            region = 3 - (
+                below_minus_half_pi.astype(xp.int32) + below_zero.astype(xp.int32) + below_half_pi.astype(xp.int32)
+            )
+            re_values = xp.asarray(
+                np.array([ampl_f + off_re, ampl_f + off_re, zero + off_re, off_re], dtype=np.float32)
+            )
+            im_values = xp.asarray(
+                np.array([zero + off_im, ampl_f + off_im, ampl_f + off_im, off_im], dtype=np.float32)
+            )
             return xp.take(re_values, region), xp.take(im_values, region)
 
         if wave == GR_TRI_WAVE:
@@ -453,8 +454,7 @@ class fixed_point_nco:
             nq = -q
             re = xp.where(below_zero, q, nq)
             re += ampl
-            im = xp.where(below_minus_half_pi, nq - ampl / 2,
-                          xp.where(below_half_pi, q + ampl / 2, nq + 3 * ampl / 2))
+            im = xp.where(below_minus_half_pi, nq - ampl / 2, xp.where(below_half_pi, q + ampl / 2, nq + 3 * ampl / 2))
         else:  # GR_SAW_WAVE
             s = p * ampl
             s /= _TWO_PI

@@ -57,16 +57,18 @@ def io_signature(min_ports, max_ports, types):
     # GNU Radio's gateway accepts only this exact class, and 3.10 has no argument for a
     # buffer type, so the instance gets its own gr_io_signature().
     signature.gr_io_signature = lambda: gr.io_signature.makev(
-        min_ports, max_ports, sizes, [cuda_buffer_type] * len(sizes))
+        min_ports, max_ports, sizes, [cuda_buffer_type] * len(sizes)
+    )
     return signature
 
 
 def _signature(sig):
     if isinstance(sig, gr.py_io_signature):
-        if not hasattr(sig.__dict__.get("gr_io_signature"), "__call__"):
+        if not callable(sig.__dict__.get("gr_io_signature")):
             raise TypeError(
                 "a gr.py_io_signature puts ports in host memory; build it with "
-                "cuda.io_signature(min, max, types) instead")
+                "cuda.io_signature(min, max, types) instead"
+            )
         return sig
     sig = list(sig or ())
     return io_signature(len(sig), len(sig), sig)
@@ -170,16 +172,18 @@ class gpu_block:
     def produce(self, which_output, how_many_items):
         if self._gpu_recorded is None:
             return self._apply_produce(which_output, how_many_items)
-        how_many_items = self._checked_count("produce", which_output, how_many_items,
-                                             self._gpu_produced, self._gpu_room)
+        how_many_items = self._checked_count(
+            "produce", which_output, how_many_items, self._gpu_produced, self._gpu_room
+        )
         self._gpu_recorded.append((self._apply_produce, which_output, how_many_items))
         self._gpu_produced[which_output] += how_many_items
 
     def consume(self, which_input, how_many_items):
         if self._gpu_recorded is None:
             return self._apply_consume(which_input, how_many_items)
-        how_many_items = self._checked_count("consume", which_input, how_many_items,
-                                             self._gpu_consumed, self._gpu_available)
+        how_many_items = self._checked_count(
+            "consume", which_input, how_many_items, self._gpu_consumed, self._gpu_available
+        )
         self._gpu_recorded.append((self._apply_consume, which_input, how_many_items))
         self._gpu_consumed[which_input] += how_many_items
 
@@ -196,22 +200,25 @@ class gpu_block:
         this call has room for (\\p limits: the output room or the input items available)."""
         kind = "output" if method == "produce" else "input"
         if _whole_number(port) is None or not 0 <= port < len(counted):
-            raise IndexError(f"{self.name()}: {method}({port!r}, ...) names no {kind} port; "
-                             f"the block has {len(counted)} {kind} port(s) in this call")
+            raise IndexError(
+                f"{self.name()}: {method}({port!r}, ...) names no {kind} port; "
+                f"the block has {len(counted)} {kind} port(s) in this call"
+            )
         count = _whole_number(how_many_items)
         if count is None:
-            raise TypeError(f"{self.name()}: {method}({port}, {how_many_items!r}): the count "
-                            "must be a whole number of items")
+            raise TypeError(
+                f"{self.name()}: {method}({port}, {how_many_items!r}): the count must be a whole number of items"
+            )
         how_many_items = count
         if how_many_items < 0:
-            raise ValueError(f"{self.name()}: {method}({port}, {how_many_items}): the count "
-                             "must not be negative")
+            raise ValueError(f"{self.name()}: {method}({port}, {how_many_items}): the count must not be negative")
         if counted[port] + how_many_items > limits[port]:
-            what = ("there is room for" if method == "produce" else "the call was given")
+            what = "there is room for" if method == "produce" else "the call was given"
             raise ValueError(
                 f"{self.name()}: {method}({port}, {how_many_items}) brings {kind} {port} to "
                 f"{counted[port] + how_many_items} items in this call, but {what} "
-                f"{limits[port]}; {method} at most len({kind}_items[{port}]) items in all")
+                f"{limits[port]}; {method} at most len({kind}_items[{port}]) items in all"
+            )
         return how_many_items
 
     def nitems_written(self, which_output):
@@ -241,7 +248,7 @@ class gpu_block:
         """Called by GNU Radio's block gateway (C++) before each work() call."""
         try:
             return super().handle_forecast(noutput_items, ninputs)
-        except Exception as error:  # noqa: BLE001: any failure of user code ends the block
+        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "forecast()")
             # No input needed: the scheduler then calls work(), which ends the block.
             return [0] * ninputs
@@ -252,7 +259,7 @@ class gpu_block:
             return _WORK_DONE
         try:
             return self._run_work(noutput_items, ninput_items, input_items, output_items)
-        except Exception as error:  # noqa: BLE001: any failure of user code ends the block
+        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "work()")
             return _WORK_DONE
 
@@ -272,10 +279,8 @@ class gpu_block:
             in_lengths = ninput_items
         else:
             in_lengths = [self.fixed_rate_noutput_to_ninput(noutput_items)] * ninputs
-        inputs = [device_array(capsule_address(input_items[i]), in_types[i], in_lengths[i])
-                  for i in range(ninputs)]
-        outputs = [device_array(capsule_address(output_items[i]), out_types[i], noutput_items)
-                   for i in range(noutputs)]
+        inputs = [device_array(capsule_address(input_items[i]), in_types[i], in_lengths[i]) for i in range(ninputs)]
+        outputs = [device_array(capsule_address(output_items[i]), out_types[i], noutput_items) for i in range(noutputs)]
 
         self._gpu_consumed = [0] * ninputs
         self._gpu_produced = [0] * noutputs
@@ -300,7 +305,8 @@ class gpu_block:
                         f"{self.name()}: general_work() called produce({port}, ...) for "
                         f"{produced} items and returned {result}, {produced + result} in all, "
                         f"but there is room for {noutput_items}; after produce(), return "
-                        "WORK_CALLED_PRODUCE")
+                        "WORK_CALLED_PRODUCE"
+                    )
         if general:
             for apply, port, nitems in recorded:
                 apply(port, nitems)
@@ -312,18 +318,21 @@ class gpu_block:
         method = "general_work()" if general else "work()"
         returned, result = result, _whole_number(result)
         if result is None:
-            raise TypeError(f"{self.name()}: {method} must return a number of items (an int), "
-                            f"WORK_DONE or WORK_CALLED_PRODUCE, got {returned!r}")
+            raise TypeError(
+                f"{self.name()}: {method} must return a number of items (an int), "
+                f"WORK_DONE or WORK_CALLED_PRODUCE, got {returned!r}"
+            )
         allowed = (_WORK_DONE, _WORK_CALLED_PRODUCE) if general else (_WORK_DONE,)
         if result > noutput_items:
             raise ValueError(
                 f"{self.name()}: {method} returned {result} items but was given room for "
-                f"{noutput_items}; return at most len(output_items[0])")
+                f"{noutput_items}; return at most len(output_items[0])"
+            )
         if result < 0 and result not in allowed:
             raise ValueError(
                 f"{self.name()}: {method} returned {result}; return a number of items "
-                f"(0 to {noutput_items}) or WORK_DONE"
-                + (" or WORK_CALLED_PRODUCE" if general else ""))
+                f"(0 to {noutput_items}) or WORK_DONE" + (" or WORK_CALLED_PRODUCE" if general else "")
+            )
         return result
 
 

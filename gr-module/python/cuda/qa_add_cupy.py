@@ -42,13 +42,17 @@ class qa_add_cupy(cpu_comparison_test):
         tb.connect(block, sink)
         tb.run()
         with np.errstate(over="ignore"):
-            np.testing.assert_array_equal(np.array(sink.data(), np.uint8).view(np.int8),
-                                          streams[0] + streams[1] + streams[2])
+            np.testing.assert_array_equal(
+                np.array(sink.data(), np.uint8).view(np.int8), streams[0] + streams[1] + streams[2]
+            )
 
     def test_arguments_are_checked(self):
         checks = (
-            (TypeError, "add_cupy supports complex64, float32, int32, int16 and int8, not uint16",
-             lambda: cuda.add_cupy(2, np.uint16)),
+            (
+                TypeError,
+                "add_cupy supports complex64, float32, int32, int16 and int8, not uint16",
+                lambda: cuda.add_cupy(2, np.uint16),
+            ),
             (TypeError, "add_cupy supports .*, not 'no such type'", lambda: cuda.add_cupy(2, "no such type")),
             (ValueError, "num_inputs must be between 1 and 2\\^16, got 0", lambda: cuda.add_cupy(0)),
         )

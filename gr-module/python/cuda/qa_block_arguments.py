@@ -69,9 +69,13 @@ def cpp_bad_arguments():
         refused("cuda.fft", "window", "finite, got inf at tap 0", lambda: cuda.fft(2, True, [INF, 1])),
         refused("cuda.fft_shift", "fft_size", "between 1 and 2^28 - 1", lambda: cuda.fft_shift(0)),
         refused("cuda.fft_shift", "fft_size", "got 268435456", lambda: cuda.fft_shift(2**28)),
-        refused("cuda.complex_to_mag", "vlen", "between 1 and 2^28 - 1 (vlen * 8 bytes", lambda: cuda.complex_to_mag(0)),
+        refused(
+            "cuda.complex_to_mag", "vlen", "between 1 and 2^28 - 1 (vlen * 8 bytes", lambda: cuda.complex_to_mag(0)
+        ),
         refused("cuda.complex_to_mag", "vlen", "got 268435456", lambda: cuda.complex_to_mag(2**28)),
-        refused("cuda.complex_to_mag_squared", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_squared(0)),
+        refused(
+            "cuda.complex_to_mag_squared", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_squared(0)
+        ),
         refused("cuda.complex_to_mag_squared", "vlen", "got 268435456", lambda: cuda.complex_to_mag_squared(2**28)),
         refused("cuda.nlog10_ff", "vlen", "between 1 and 2^29 - 1 (vlen * 4 bytes", lambda: cuda.nlog10_ff(10, 0)),
         refused("cuda.nlog10_ff", "vlen", "got 536870912", lambda: cuda.nlog10_ff(10, 2**29)),
@@ -82,8 +86,12 @@ def cpp_bad_arguments():
         refused("cuda.throttle", "sample_rate", "finite and > 0, got -1", lambda: cuda.throttle(4, -1)),
         refused("cuda.throttle", "sample_rate", "finite and > 0, got nan", lambda: cuda.throttle(4, NAN)),
         refused("cuda.throttle", "sample_rate", "finite and > 0, got inf", lambda: cuda.throttle(4, INF)),
-        refused("cuda.throttle", "sample_rate", "finite and > 0, got nan",
-                lambda: cuda.throttle(4, 1000).set_sample_rate(NAN)),
+        refused(
+            "cuda.throttle",
+            "sample_rate",
+            "finite and > 0, got nan",
+            lambda: cuda.throttle(4, 1000).set_sample_rate(NAN),
+        ),
         refused("cuda.probe_rate", "itemsize", "between 1", lambda: cuda.probe_rate(0)),
         refused("cuda.probe_rate", "update_rate_ms", "finite and > 0, got 0", lambda: cuda.probe_rate(4, 0.0)),
         refused("cuda.probe_rate", "update_rate_ms", "finite and > 0, got -5", lambda: cuda.probe_rate(4, -5.0)),
@@ -101,8 +109,12 @@ def cpp_bad_arguments():
         cases += [
             refused(block, "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda make=make: make(0, 4)),
             refused(block, "itemsize", "got 2147483648", lambda make=make: make(2**31, 1)),
-            refused(block, "nitems_per_block", "between 1 and 2^29 - 1 (nitems_per_block * 4 bytes",
-                    lambda make=make: make(4, 0)),
+            refused(
+                block,
+                "nitems_per_block",
+                "between 1 and 2^29 - 1 (nitems_per_block * 4 bytes",
+                lambda make=make: make(4, 0),
+            ),
             refused(block, "nitems_per_block", "got 536870912", lambda make=make: make(4, 2**29)),
             refused(block, "nitems_per_block", "between 1 and 715827882 ", lambda make=make: make(3, 715827883)),
         ]
@@ -113,8 +125,12 @@ def cpp_bad_arguments():
             refused(block, "num_streams", "between 1 and 2^16, got 0", lambda make=make: make(8, 0)),
             refused(block, "num_streams", "between 1 and 2^16, got 65537", lambda make=make: make(8, MAX_PORTS + 1)),
             refused(block, "num_streams", "got 268435456", lambda make=make: make(8, 2**28)),
-            refused(block, "num_streams", "between 1 and 2047 (num_streams * 1048576 bytes",
-                    lambda make=make: make(2**20, 2048)),
+            refused(
+                block,
+                "num_streams",
+                "between 1 and 2047 (num_streams * 1048576 bytes",
+                lambda make=make: make(2**20, 2048),
+            ),
         ]
     for suffix, size in TYPES.items():
         vlen_max = INT_MAX // size
@@ -123,8 +139,12 @@ def cpp_bad_arguments():
         multiply_block, add_block = "cuda.multiply_const_" + suffix, "cuda.add_" + suffix
         limit = f"between 1 and 2^{31 - size.bit_length() + 1} - 1 (vlen * {size} bytes"
         cases += [
-            refused(multiply_block, "vlen", limit + " must fit GNU Radio's largest item, 2^31 - 1 bytes), got 0",
-                    lambda m=multiply_const: m(2, 0)),
+            refused(
+                multiply_block,
+                "vlen",
+                limit + " must fit GNU Radio's largest item, 2^31 - 1 bytes), got 0",
+                lambda m=multiply_const: m(2, 0),
+            ),
             refused(multiply_block, "vlen", f"got {vlen_max + 1}", lambda m=multiply_const, v=vlen_max: m(2, v + 1)),
             refused(multiply_block, "vlen", "got 1073741824", lambda m=multiply_const: m(2, 2**30)),
             refused(add_block, "num_inputs", "between 1 and 2^16, got 0", lambda a=add: a(0)),
@@ -146,34 +166,54 @@ def cpp_bad_arguments():
 def cpp_good_arguments():
     """Values at the edges of the limits, which must construct."""
     makes = [
-        lambda: cuda.copy(1), lambda: cuda.copy(INT_MAX),
-        lambda: cuda.nop(1), lambda: cuda.nop(INT_MAX),
-        lambda: cuda.null_source(1, 1), lambda: cuda.null_source(INT_MAX, MAX_PORTS, False),
-        lambda: cuda.null_sink(1, 1), lambda: cuda.null_sink(INT_MAX, MAX_PORTS),
-        lambda: cuda.head(1, 0), lambda: cuda.head(INT_MAX, 2**64 - 1),
-        lambda: cuda.tee(1), lambda: cuda.tee(INT_MAX, False),
-        lambda: cuda.fft(1), lambda: cuda.fft(MAX_FFT), lambda: cuda.fft(MAX_FFT, False, [], True, True),
+        lambda: cuda.copy(1),
+        lambda: cuda.copy(INT_MAX),
+        lambda: cuda.nop(1),
+        lambda: cuda.nop(INT_MAX),
+        lambda: cuda.null_source(1, 1),
+        lambda: cuda.null_source(INT_MAX, MAX_PORTS, False),
+        lambda: cuda.null_sink(1, 1),
+        lambda: cuda.null_sink(INT_MAX, MAX_PORTS),
+        lambda: cuda.head(1, 0),
+        lambda: cuda.head(INT_MAX, 2**64 - 1),
+        lambda: cuda.tee(1),
+        lambda: cuda.tee(INT_MAX, False),
+        lambda: cuda.fft(1),
+        lambda: cuda.fft(MAX_FFT),
+        lambda: cuda.fft(MAX_FFT, False, [], True, True),
         lambda: cuda.fft(4, True, [0.5, 1, 1, 0.5], True),
-        lambda: cuda.fft_shift(1), lambda: cuda.fft_shift(2**28 - 1),
-        lambda: cuda.complex_to_mag(1), lambda: cuda.complex_to_mag(2**28 - 1),
+        lambda: cuda.fft_shift(1),
+        lambda: cuda.fft_shift(2**28 - 1),
+        lambda: cuda.complex_to_mag(1),
+        lambda: cuda.complex_to_mag(2**28 - 1),
         lambda: cuda.complex_to_mag_squared(2**28 - 1),
-        lambda: cuda.nlog10_ff(10.0, 2**29 - 1, -1e30), lambda: cuda.nlog10_ff(-1e30, 1, 0.0),
-        lambda: cuda.stream_to_vector(1, INT_MAX), lambda: cuda.stream_to_vector(3, 715827882),
-        lambda: cuda.stream_to_vector(INT_MAX, 1), lambda: cuda.vector_to_stream(4, 2**29 - 1),
-        lambda: cuda.streams_to_vector(8, MAX_PORTS), lambda: cuda.streams_to_vector(1, 1),
-        lambda: cuda.streams_to_vector(2**20, 2047), lambda: cuda.vector_to_streams(2**20, 2047),
-        lambda: cuda.vector_to_streams(8, MAX_PORTS), lambda: cuda.vector_to_streams(INT_MAX, 1),
-        lambda: cuda.throttle(1, 1e-9), lambda: cuda.throttle(INT_MAX, 1e300),
+        lambda: cuda.nlog10_ff(10.0, 2**29 - 1, -1e30),
+        lambda: cuda.nlog10_ff(-1e30, 1, 0.0),
+        lambda: cuda.stream_to_vector(1, INT_MAX),
+        lambda: cuda.stream_to_vector(3, 715827882),
+        lambda: cuda.stream_to_vector(INT_MAX, 1),
+        lambda: cuda.vector_to_stream(4, 2**29 - 1),
+        lambda: cuda.streams_to_vector(8, MAX_PORTS),
+        lambda: cuda.streams_to_vector(1, 1),
+        lambda: cuda.streams_to_vector(2**20, 2047),
+        lambda: cuda.vector_to_streams(2**20, 2047),
+        lambda: cuda.vector_to_streams(8, MAX_PORTS),
+        lambda: cuda.vector_to_streams(INT_MAX, 1),
+        lambda: cuda.throttle(1, 1e-9),
+        lambda: cuda.throttle(INT_MAX, 1e300),
         lambda: cuda.throttle(4, 10.0).set_sample_rate(5e-324),
-        lambda: cuda.probe_rate(1, 1e-9, 1.0), lambda: cuda.probe_rate(INT_MAX, 1e300, 5e-324),
+        lambda: cuda.probe_rate(1, 1e-9, 1.0),
+        lambda: cuda.probe_rate(INT_MAX, 1e300, 5e-324),
         lambda: cuda.probe_rate(4).set_alpha(1.0),
     ]
     for suffix, size in TYPES.items():
         multiply_const = getattr(cuda, "multiply_const_" + suffix)
         add = getattr(cuda, "add_" + suffix)
         makes += [
-            lambda m=multiply_const: m(3, 1), lambda m=multiply_const, s=size: m(3, INT_MAX // s),
-            lambda a=add: a(1, 1), lambda a=add, s=size: a(MAX_PORTS, INT_MAX // s),
+            lambda m=multiply_const: m(3, 1),
+            lambda m=multiply_const, s=size: m(3, INT_MAX // s),
+            lambda a=add: a(1, 1),
+            lambda a=add, s=size: a(MAX_PORTS, INT_MAX // s),
         ]
     makes += [lambda: cuda.multiply_const_ff(-3.4e38), lambda: cuda.multiply_const_cc(1e38 - 1e38j)]
     return makes
@@ -183,13 +223,20 @@ def cupy_bad_arguments():
     c64, f32 = np.complex64, np.float32
     sig = cuda.sig_source_cupy
     cases = [
-        refused("multiply_const_cupy", "vlen", "between 1 and 2^28 - 1 (vlen * 8 bytes", lambda: cuda.multiply_const_cupy(1, c64, 0)),
+        refused(
+            "multiply_const_cupy",
+            "vlen",
+            "between 1 and 2^28 - 1 (vlen * 8 bytes",
+            lambda: cuda.multiply_const_cupy(1, c64, 0),
+        ),
         refused("multiply_const_cupy", "vlen", "got 268435456", lambda: cuda.multiply_const_cupy(1, c64, 2**28)),
         refused("multiply_const_cupy", "vlen", "got 1073741824", lambda: cuda.multiply_const_cupy(1, np.int16, 2**30)),
         refused("multiply_const_cupy", "k", "must be finite, got nan", lambda: cuda.multiply_const_cupy(NAN, f32)),
         refused("multiply_const_cupy", "k", "must be finite", lambda: cuda.multiply_const_cupy(complex(0, INF), c64)),
         refused("multiply_const_cupy", "k", "does not fit in float32", lambda: cuda.multiply_const_cupy(1e300, f32)),
-        refused("multiply_const_cupy", "k", "must be finite, got nan", lambda: cuda.multiply_const_cupy(1, f32).set_k(NAN)),
+        refused(
+            "multiply_const_cupy", "k", "must be finite, got nan", lambda: cuda.multiply_const_cupy(1, f32).set_k(NAN)
+        ),
         refused("add_cupy", "num_inputs", "between 1 and 2^16, got 0", lambda: cuda.add_cupy(0)),
         refused("add_cupy", "num_inputs", "got 65537", lambda: cuda.add_cupy(MAX_PORTS + 1)),
         refused("add_cupy", "vlen", "between 1 and 2^29 - 1", lambda: cuda.add_cupy(2, f32, 0)),
@@ -200,8 +247,12 @@ def cupy_bad_arguments():
         refused("fft_cupy", "window", "finite, got nan at tap 1", lambda: cuda.fft_cupy(2, True, [1, NAN])),
         refused("complex_to_mag_cupy", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_cupy(0)),
         refused("complex_to_mag_cupy", "vlen", "got 268435456", lambda: cuda.complex_to_mag_cupy(2**28)),
-        refused("complex_to_mag_squared_cupy", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_squared_cupy(0)),
-        refused("complex_to_mag_squared_cupy", "vlen", "got 268435456", lambda: cuda.complex_to_mag_squared_cupy(2**28)),
+        refused(
+            "complex_to_mag_squared_cupy", "vlen", "between 1 and 2^28 - 1", lambda: cuda.complex_to_mag_squared_cupy(0)
+        ),
+        refused(
+            "complex_to_mag_squared_cupy", "vlen", "got 268435456", lambda: cuda.complex_to_mag_squared_cupy(2**28)
+        ),
         refused("nlog10_cupy", "vlen", "between 1 and 2^29 - 1 (vlen * 4 bytes", lambda: cuda.nlog10_cupy(10, 0)),
         refused("nlog10_cupy", "vlen", "got 536870912", lambda: cuda.nlog10_cupy(10, 2**29)),
         refused("nlog10_cupy", "n", "must be finite, got nan", lambda: cuda.nlog10_cupy(NAN)),
@@ -211,8 +262,12 @@ def cupy_bad_arguments():
         refused("sig_source_cupy", "sampling_freq", "finite and > 0, got nan", lambda: sig(NAN)),
         refused("sig_source_cupy", "sampling_freq", "finite and > 0, got inf", lambda: sig(INF)),
         refused("sig_source_cupy", "sampling_freq", "finite and > 0, got 0", lambda: sig(1e6).set_sampling_freq(0)),
-        refused("sig_source_cupy", "waveform", "analog.GR_CONST_WAVE, GR_SIN_WAVE, GR_COS_WAVE, GR_SQR_WAVE, "
-                "GR_TRI_WAVE or GR_SAW_WAVE, not 99", lambda: sig(1e6, 99)),
+        refused(
+            "sig_source_cupy",
+            "waveform",
+            "analog.GR_CONST_WAVE, GR_SIN_WAVE, GR_COS_WAVE, GR_SQR_WAVE, GR_TRI_WAVE or GR_SAW_WAVE, not 99",
+            lambda: sig(1e6, 99),
+        ),
         refused("sig_source_cupy", "waveform", "not 99", lambda: sig(1e6).set_waveform(99)),
         refused("sig_source_cupy", "waveform", "not 'sine'", lambda: sig(1e6, "sine"), TypeError),
         refused("sig_source_cupy", "frequency", "finite, got nan", lambda: sig(1e6, analog.GR_SIN_WAVE, NAN)),
@@ -221,28 +276,64 @@ def cupy_bad_arguments():
         refused("sig_source_cupy", "amplitude", "finite, got inf", lambda: sig(1e6).set_amplitude(INF)),
         refused("sig_source_cupy", "offset", "finite, got nan", lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, 1, NAN)),
         refused("sig_source_cupy", "offset", "finite, got inf", lambda: sig(1e6).set_offset(complex(0, INF))),
-        refused("sig_source_cupy", "offset", "float32 output takes a real offset",
-                lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, 1, 1j, 0, f32), TypeError),
+        refused(
+            "sig_source_cupy",
+            "offset",
+            "float32 output takes a real offset",
+            lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, 1, 1j, 0, f32),
+            TypeError,
+        ),
         refused("sig_source_cupy", "phase", "finite, got nan", lambda: sig(1e6, analog.GR_SIN_WAVE, 1e3, 1, 0, NAN)),
         refused("sig_source_cupy", "phase", "finite, got inf", lambda: sig(1e6).set_phase(INF)),
         refused("const_source_cupy", "const", "must be finite, got nan", lambda: cuda.const_source_cupy(NAN, f32)),
-        refused("const_source_cupy", "const", "must be finite", lambda: cuda.const_source_cupy(0, c64).set_const(complex(INF, 0))),
+        refused(
+            "const_source_cupy",
+            "const",
+            "must be finite",
+            lambda: cuda.const_source_cupy(0, c64).set_const(complex(INF, 0)),
+        ),
         refused("vector_source_cupy", "vlen", "between 1 and 2^28 - 1", lambda: cuda.vector_source_cupy([], True, 0)),
-        refused("vector_source_cupy", "vlen", "got 2147483648", lambda: cuda.vector_source_cupy([], True, 2**31, dtype=np.uint8)),
-        refused("noise_source_cupy", "amplitude", "must be finite, got nan",
-                lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, NAN)),
-        refused("noise_source_cupy", "amplitude", "must be finite, got inf",
-                lambda: cuda.noise_source_cupy().set_amplitude(INF)),
-        refused("noise_source_cupy", "seed", "at least 0, got -1", lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1, -1)),
-        refused("random_uniform_source_cupy", "seed", "at least 0, got -1", lambda: cuda.random_uniform_source_cupy(0, 2, -1)),
-        refused("random_uniform_source_cupy", "[minimum, maximum)", "must hold a value",
-                lambda: cuda.random_uniform_source_cupy(3, 3)),
+        refused(
+            "vector_source_cupy",
+            "vlen",
+            "got 2147483648",
+            lambda: cuda.vector_source_cupy([], True, 2**31, dtype=np.uint8),
+        ),
+        refused(
+            "noise_source_cupy",
+            "amplitude",
+            "must be finite, got nan",
+            lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, NAN),
+        ),
+        refused(
+            "noise_source_cupy",
+            "amplitude",
+            "must be finite, got inf",
+            lambda: cuda.noise_source_cupy().set_amplitude(INF),
+        ),
+        refused(
+            "noise_source_cupy", "seed", "at least 0, got -1", lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1, -1)
+        ),
+        refused(
+            "random_uniform_source_cupy",
+            "seed",
+            "at least 0, got -1",
+            lambda: cuda.random_uniform_source_cupy(0, 2, -1),
+        ),
+        refused(
+            "random_uniform_source_cupy",
+            "[minimum, maximum)",
+            "must hold a value",
+            lambda: cuda.random_uniform_source_cupy(3, 3),
+        ),
         refused("repeat_cupy", "interp", "between 1 and 2^31 - 1, got 0", lambda: cuda.repeat_cupy(0)),
         refused("repeat_cupy", "interp", "got 2147483648", lambda: cuda.repeat_cupy(2**31)),
         refused("repeat_cupy", "interp", "got 0", lambda: cuda.repeat_cupy(2).set_interpolation(0)),
         refused("repeat_cupy", "vlen", "between 1 and 2^29 - 1", lambda: cuda.repeat_cupy(2, 0)),
         refused("repeat_cupy", "vlen", "got 536870912", lambda: cuda.repeat_cupy(2, 2**29)),
-        refused("repeat_cupy", "output_multiple", "between 1 and 2^31 - 1, got 0", lambda: cuda.repeat_cupy(2, 1, f32, 0)),
+        refused(
+            "repeat_cupy", "output_multiple", "between 1 and 2^31 - 1, got 0", lambda: cuda.repeat_cupy(2, 1, f32, 0)
+        ),
         refused("repeat_cupy", "output_multiple", "got 2147483648", lambda: cuda.repeat_cupy(2, 1, f32, 2**31)),
     ]
     return cases
@@ -251,20 +342,31 @@ def cupy_bad_arguments():
 def cupy_good_arguments():
     c64, f32 = np.complex64, np.float32
     makes = [
-        lambda: cuda.multiply_const_cupy(2, c64, 1), lambda: cuda.multiply_const_cupy(2, c64, 2**28 - 1),
-        lambda: cuda.multiply_const_cupy(-3.4e38, f32), lambda: cuda.multiply_const_cupy(2, np.int16, 2**30 - 1),
-        lambda: cuda.add_cupy(1), lambda: cuda.add_cupy(3, np.int8, INT_MAX), lambda: cuda.add_cupy(MAX_PORTS),
-        lambda: cuda.fft_cupy(1), lambda: cuda.fft_cupy(MAX_FFT), lambda: cuda.fft_cupy(MAX_FFT, False, None, True, True),
+        lambda: cuda.multiply_const_cupy(2, c64, 1),
+        lambda: cuda.multiply_const_cupy(2, c64, 2**28 - 1),
+        lambda: cuda.multiply_const_cupy(-3.4e38, f32),
+        lambda: cuda.multiply_const_cupy(2, np.int16, 2**30 - 1),
+        lambda: cuda.add_cupy(1),
+        lambda: cuda.add_cupy(3, np.int8, INT_MAX),
+        lambda: cuda.add_cupy(MAX_PORTS),
+        lambda: cuda.fft_cupy(1),
+        lambda: cuda.fft_cupy(MAX_FFT),
+        lambda: cuda.fft_cupy(MAX_FFT, False, None, True, True),
         lambda: cuda.fft_cupy(2, True, [0.5, 1.0]),
-        lambda: cuda.complex_to_mag_cupy(2**28 - 1), lambda: cuda.complex_to_mag_squared_cupy(2**28 - 1),
-        lambda: cuda.nlog10_cupy(10, 2**29 - 1, -3), lambda: cuda.nlog10_cupy(-1e30, 1, 1e30),
-        lambda: cuda.const_source_cupy(3.4e38, f32), lambda: cuda.const_source_cupy(1 - 1j, c64),
+        lambda: cuda.complex_to_mag_cupy(2**28 - 1),
+        lambda: cuda.complex_to_mag_squared_cupy(2**28 - 1),
+        lambda: cuda.nlog10_cupy(10, 2**29 - 1, -3),
+        lambda: cuda.nlog10_cupy(-1e30, 1, 1e30),
+        lambda: cuda.const_source_cupy(3.4e38, f32),
+        lambda: cuda.const_source_cupy(1 - 1j, c64),
         lambda: cuda.vector_source_cupy([1, 2, 3, 4], True, 4, dtype=f32),
         lambda: cuda.vector_source_cupy([], True, INT_MAX, dtype=np.uint8),
         lambda: cuda.noise_source_cupy(analog.GR_UNIFORM, -2.0, 2**64),
         lambda: cuda.random_uniform_source_cupy(-128, 128, 0, np.int8),
-        lambda: cuda.repeat_cupy(1), lambda: cuda.repeat_cupy(INT_MAX, 2**29 - 1, f32, INT_MAX),
-        lambda: cuda.sig_source_cupy(5e-324), lambda: cuda.sig_source_cupy(1e300, analog.GR_SIN_WAVE, -1e300, -1e300, 1e30, -1e30),
+        lambda: cuda.repeat_cupy(1),
+        lambda: cuda.repeat_cupy(INT_MAX, 2**29 - 1, f32, INT_MAX),
+        lambda: cuda.sig_source_cupy(5e-324),
+        lambda: cuda.sig_source_cupy(1e300, analog.GR_SIN_WAVE, -1e300, -1e300, 1e30, -1e30),
         lambda: cuda.sig_source_cupy(1e6, analog.GR_SAW_WAVE, 1e3, 1.0, 0.5, 0.0, f32),
         lambda: cuda.sig_source_cupy(1e6, 101),
     ]
@@ -288,8 +390,9 @@ class qa_block_arguments(flowgraph_test):
                     self.assertIn(block.split(".")[1], message)
                     self.assertIn(f"{argument}: int", message)
                     continue
-                self.assertTrue(message.startswith(f"{block}: {argument}"),
-                                f"{message!r} does not start with {block}: {argument}")
+                self.assertTrue(
+                    message.startswith(f"{block}: {argument}"), f"{message!r} does not start with {block}: {argument}"
+                )
                 self.assertIn(fragment, message)
 
     def check_constructed(self, makes):
@@ -314,8 +417,11 @@ class qa_block_arguments(flowgraph_test):
         cases = cpp_bad_arguments() + cupy_bad_arguments()
         tested = {block.split(".")[-1] for block, *_ in cases}
         bases = {"basic_block", "sync_block", "decim_block", "interp_block"}  # for Python blocks
-        blocks = {name for name, value in vars(cuda).items() if isinstance(value, type)
-                  and (issubclass(value, gr.gr_python.basic_block) or name.endswith("_cupy"))} - bases
+        blocks = {
+            name
+            for name, value in vars(cuda).items()
+            if isinstance(value, type) and (issubclass(value, gr.gr_python.basic_block) or name.endswith("_cupy"))
+        } - bases
         self.assertIn("fft", blocks)
         self.assertIn("fft_cupy", blocks)
         self.assertEqual(sorted(blocks - tested), [])
@@ -341,16 +447,16 @@ class qa_block_arguments(flowgraph_test):
         """What a fresh process says when it opens the device with GRCUDA_DEVICE=value."""
         environment = dict(os.environ, GRCUDA_DEVICE=value)
         script = "from gnuradio import cuda\nprint(cuda.device_ordinal())"
-        return subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True,
-                              text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-c", script], env=environment, capture_output=True, text=True, timeout=120
+        )
 
     def test_grcuda_device_must_be_a_device_ordinal(self):
         for value in ("abc", "-1", "1.5", "0x1", " 0", "1 ", "99999999999999999999"):
             with self.subTest(value=value):
                 result = self.device_variable(value)
                 self.assertNotEqual(result.returncode, 0, result.stdout)
-                self.assertIn("ValueError: gr-cuda: GRCUDA_DEVICE=" + repr(value).replace("'", '"'),
-                              result.stderr)
+                self.assertIn("ValueError: gr-cuda: GRCUDA_DEVICE=" + repr(value).replace("'", '"'), result.stderr)
                 self.assertIn("is not a CUDA device ordinal: use a non-negative integer", result.stderr)
         for value in ("0", "", "00"):
             with self.subTest(value=value):
@@ -359,42 +465,69 @@ class qa_block_arguments(flowgraph_test):
                 self.assertEqual(result.stdout.split()[-1], "0")
 
     def test_host_wait_must_be_adaptive_spin_or_block(self):
-        script = ("from gnuradio import blocks, cuda, gr\n"
-                  "tb = gr.top_block()\n"
-                  "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
-                  "tb.run()\n"
-                  "print('ran')")
-        cases = [("GRCUDA_HOST_WAIT", value, runs) for value, runs in (
-            ("fast", False), ("SPIN", False), ("block", True), ("spin", True), ("adaptive", True), ("", True))]
+        script = (
+            "from gnuradio import blocks, cuda, gr\n"
+            "tb = gr.top_block()\n"
+            "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
+            "tb.run()\n"
+            "print('ran')"
+        )
+        cases = [
+            ("GRCUDA_HOST_WAIT", value, runs)
+            for value, runs in (
+                ("fast", False),
+                ("SPIN", False),
+                ("block", True),
+                ("spin", True),
+                ("adaptive", True),
+                ("", True),
+            )
+        ]
         # GNU Radio's preference, through gr::prefs' own environment variable.
         cases += [("GR_CONF_CUDA_HOST_WAIT", value, runs) for value, runs in (("slow", False), ("block", True))]
         for variable, value, runs in cases:
             with self.subTest(variable=variable, value=value):
-                result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                        env=dict(os.environ, **{variable: value}), timeout=120)
+                result = subprocess.run(
+                    [sys.executable, "-c", script],
+                    capture_output=True,
+                    text=True,
+                    env=dict(os.environ, **{variable: value}),
+                    timeout=120,
+                )
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                     self.assertEqual(result.stdout.split()[-1], "ran")
                 else:
                     name = "GRCUDA_HOST_WAIT" if variable == "GRCUDA_HOST_WAIT" else "[cuda] host_wait"
                     self.assertNotEqual(result.returncode, 0, result.stdout)
-                    self.assertIn(f'gr-cuda: {name}="{value}" is not a way to wait for the GPU: '
-                                  "use adaptive (the default), spin or block", result.stderr)
+                    self.assertIn(
+                        f'gr-cuda: {name}="{value}" is not a way to wait for the GPU: '
+                        "use adaptive (the default), spin or block",
+                        result.stderr,
+                    )
 
     def test_ring_floor_must_be_a_size(self):
-        script = ("from gnuradio import blocks, cuda, gr\n"
-                  "tb = gr.top_block()\n"
-                  "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
-                  "tb.run()\n"
-                  "print('ran')")
+        script = (
+            "from gnuradio import blocks, cuda, gr\n"
+            "tb = gr.top_block()\n"
+            "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
+            "tb.run()\n"
+            "print('ran')"
+        )
         for value, runs in (("-1", False), ("0", True), ("1048576", True)):
             with self.subTest(value=value):
-                result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                        env=dict(os.environ, GR_CONF_CUDA_RING_FLOOR_BYTES=value), timeout=120)
+                result = subprocess.run(
+                    [sys.executable, "-c", script],
+                    capture_output=True,
+                    text=True,
+                    env=dict(os.environ, GR_CONF_CUDA_RING_FLOOR_BYTES=value),
+                    timeout=120,
+                )
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                 else:
                     self.assertIn("gr-cuda: [cuda] ring_floor_bytes=-1 is negative", result.stderr)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_block_arguments)

@@ -25,9 +25,7 @@ class qa_complex_to_mag_cupy(cpu_comparison_test):
                 np.testing.assert_allclose(got, np.abs(data), rtol=1e-6, atol=1e-7)
 
     def test_arguments_are_checked(self):
-        checks = (
-            (TypeError, "vlen must be an integer", lambda: cuda.complex_to_mag_cupy("4")),
-        )
+        checks = ((TypeError, "vlen must be an integer", lambda: cuda.complex_to_mag_cupy("4")),)
         for error, message, make in checks:
             with self.assertRaisesRegex(error, message):
                 make()

@@ -26,7 +26,11 @@ class qa_complex_to_mag_squared_cupy(cpu_comparison_test):
 
     def test_arguments_are_checked(self):
         checks = (
-            (ValueError, "vlen must be between 1 and 2\\^28 - 1 .*, got -1", lambda: cuda.complex_to_mag_squared_cupy(-1)),
+            (
+                ValueError,
+                "vlen must be between 1 and 2\\^28 - 1 .*, got -1",
+                lambda: cuda.complex_to_mag_squared_cupy(-1),
+            ),
         )
         for error, message, make in checks:
             with self.assertRaisesRegex(error, message):

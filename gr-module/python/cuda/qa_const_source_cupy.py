@@ -15,8 +15,12 @@ class qa_const_source_cupy(flowgraph_test):
     seed = 77
 
     def test_const_source_against_analog_const_wave(self):
-        cpu = {np.complex64: analog.sig_source_c, np.float32: analog.sig_source_f,
-               np.int32: analog.sig_source_i, np.int16: analog.sig_source_s}
+        cpu = {
+            np.complex64: analog.sig_source_c,
+            np.float32: analog.sig_source_f,
+            np.int32: analog.sig_source_i,
+            np.int16: analog.sig_source_s,
+        }
         values = {np.complex64: 1.5 - 0.25j, np.float32: -2.75, np.int32: -123_456, np.int16: 321}
         for dtype, value in values.items():
             for length in (1, 4097, 100_003):

@@ -23,22 +23,38 @@ class qa_fft(gr_unittest.TestCase):
             vectors = 37
             data = self.complex_data(size * vectors)
             window = list(np.hanning(size).astype(np.float32))
-            for forward, shift, taps in ((True, False, []), (True, True, window), (False, True, window), (False, False, [])):
-                got = run(blocks.vector_source_c(data, False, size),
-                          [cuda.fft(size, forward, taps, shift)], blocks.vector_sink_c(size))
-                want = run(blocks.vector_source_c(data, False, size),
-                           [gr_fft.fft_vcc(size, forward, taps, shift)], blocks.vector_sink_c(size))
+            for forward, shift, taps in (
+                (True, False, []),
+                (True, True, window),
+                (False, True, window),
+                (False, False, []),
+            ):
+                got = run(
+                    blocks.vector_source_c(data, False, size),
+                    [cuda.fft(size, forward, taps, shift)],
+                    blocks.vector_sink_c(size),
+                )
+                want = run(
+                    blocks.vector_source_c(data, False, size),
+                    [gr_fft.fft_vcc(size, forward, taps, shift)],
+                    blocks.vector_sink_c(size),
+                )
                 scale = np.max(np.abs(want))
-                np.testing.assert_allclose(got, want, atol=1e-5 * scale,
-                                           err_msg=f"size {size} forward {forward} shift {shift}")
+                np.testing.assert_allclose(
+                    got, want, atol=1e-5 * scale, err_msg=f"size {size} forward {forward} shift {shift}"
+                )
 
     def test_real_input_fft_against_fft_vfc(self):
         size, vectors = 512, 21
         data = self.rng.standard_normal(size * vectors).astype(np.float32)
-        got = run(blocks.vector_source_f(data, False, size), [cuda.fft(size, True, [], False, True)],
-                  blocks.vector_sink_c(size))
-        want = run(blocks.vector_source_f(data, False, size), [gr_fft.fft_vfc(size, True, [])],
-                   blocks.vector_sink_c(size))
+        got = run(
+            blocks.vector_source_f(data, False, size),
+            [cuda.fft(size, True, [], False, True)],
+            blocks.vector_sink_c(size),
+        )
+        want = run(
+            blocks.vector_source_f(data, False, size), [gr_fft.fft_vfc(size, True, [])], blocks.vector_sink_c(size)
+        )
         np.testing.assert_allclose(got, want, atol=1e-5 * np.max(np.abs(want)))
 
 

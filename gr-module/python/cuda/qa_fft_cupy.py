@@ -50,8 +50,12 @@ class qa_fft_cupy(cpu_comparison_test):
                         got = self.through(np.float32, data, [ours], size, sink_dtype=np.complex64)
                         theirs = gr_fft.fft_vfc(size, forward, list(taps), shift)
                         want = self.through(np.float32, data, [theirs], size, sink_dtype=np.complex64)
-                        np.testing.assert_allclose(got, want, atol=2e-6 * np.max(np.abs(want)),
-                                                   err_msg=f"size {size} forward {forward} shift {shift}")
+                        np.testing.assert_allclose(
+                            got,
+                            want,
+                            atol=2e-6 * np.max(np.abs(want)),
+                            err_msg=f"size {size} forward {forward} shift {shift}",
+                        )
 
     def test_fft_real_input_odd_size_as_complex(self):
         # GNU Radio 3.10.5.1's fft_vfc drops the last input of an odd-sized reverse shifted
@@ -79,7 +83,11 @@ class qa_fft_cupy(cpu_comparison_test):
 
     def test_arguments_are_checked(self):
         checks = (
-            (ValueError, "window must have fft_size \\(8\\) taps, or none, got 3", lambda: cuda.fft_cupy(8, True, [1, 2, 3])),
+            (
+                ValueError,
+                "window must have fft_size \\(8\\) taps, or none, got 3",
+                lambda: cuda.fft_cupy(8, True, [1, 2, 3]),
+            ),
             (ValueError, "fft_size must be between 1 and 2\\^27, got 0", lambda: cuda.fft_cupy(0)),
             (TypeError, "fft_size must be an integer", lambda: cuda.fft_cupy(8.0)),
         )

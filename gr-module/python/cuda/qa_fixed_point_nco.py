@@ -34,17 +34,17 @@ WAVEFORMS = {
 PARAMETER_SETS = [
     (32000, 1000, 1.0, 0, 0.0),
     (1e6, -12345.678, 0.75, 0.25 - 0.5j, 1.0),
-    (48000, 30000, -2.5, 0, 0.3),              # above fs/2, negative amplitude (-0.0 samples)
+    (48000, 30000, -2.5, 0, 0.3),  # above fs/2, negative amplitude (-0.0 samples)
     (44100.7, 3.0, 1e3, -7.125 + 3.3j, -3.0),  # odd rate, slow wave
-    (1e6, 250000, -1.0, 0, math.pi),           # phases land exactly on 0, +-pi/2, -pi: -0.0 sines
+    (1e6, 250000, -1.0, 0, math.pi),  # phases land exactly on 0, +-pi/2, -pi: -0.0 sines
     (1.0, 0.1, 3.3, complex(-0.0, -0.0), 2 * math.pi + 0.1),  # -0.0 offset, phase to fold
-    (1e6, 777.0, -0.0, 0, 0.0),                # -0.0 amplitude: signed zeros everywhere
+    (1e6, 777.0, -0.0, 0, 0.0),  # -0.0 amplitude: signed zeros everywhere
     (1e6, 777.0, -0.0, complex(-0.0, -0.0), 0.0),  # -0.0 amplitude and offset
     (2.5e6, -1.7e6, 0.1, 1e-3 + 1e-3j, 10.0),  # far above fs/2 and negative
-    (1e6, 5e5, 1.0, 0.5, -1.0),                # exactly fs/2: increment is -2**31
-    (7919.0, 0.0, 0.0, -1.5 + 0j, 0.7),        # zero frequency, zero amplitude
+    (1e6, 5e5, 1.0, 0.5, -1.0),  # exactly fs/2: increment is -2**31
+    (7919.0, 0.0, 0.0, -1.5 + 0j, 0.7),  # zero frequency, zero amplitude
     (96000, 12345.6789, 1.2345678901, 0.1 + 0.2j, -math.pi / 2),
-    (3e9, 1.23456e9, 2.0 ** -20, 1.0j, 1e-7),
+    (3e9, 1.23456e9, 2.0**-20, 1.0j, 1e-7),
 ]
 
 
@@ -84,8 +84,7 @@ class qa_fixed_point_nco(gr_unittest.TestCase):
 
     def ours(self, nco, waveform, ampl, offset, complex_output, n):
         off = complex(offset) if complex_output else complex(offset).real
-        chunks = [nco.generate(waveform, size, ampl, off, complex_output)
-                  for size in chunk_sizes(self.rng, n)]
+        chunks = [nco.generate(waveform, size, ampl, off, complex_output) for size in chunk_sizes(self.rng, n)]
         for c in chunks:
             self.assertEqual(c.dtype, np.complex64 if complex_output else np.float32)
         return np.concatenate(chunks)
@@ -95,15 +94,23 @@ class qa_fixed_point_nco(gr_unittest.TestCase):
         if not np.array_equal(bits(got), bits(want)):
             bad = np.flatnonzero(bits(got) != bits(want))
             i = bad[0] // (2 if np.iscomplexobj(want) else 1)
-            self.fail("%s: %d differing words, first at sample %d: got %r want %r"
-                      % (what, bad.size, i, got[i], want[i]))
+            self.fail(
+                "%s: %d differing words, first at sample %d: got %r want %r" % (what, bad.size, i, got[i], want[i])
+            )
 
     def test_every_waveform_and_parameter_set(self):
         for complex_output in (False, True):
             for fs, freq, ampl, offset, phase in PARAMETER_SETS:
                 for name, waveform in WAVEFORMS.items():
                     what = "%s %s fs=%r f=%r ampl=%r off=%r phase=%r" % (
-                        "complex" if complex_output else "float", name, fs, freq, ampl, offset, phase)
+                        "complex" if complex_output else "float",
+                        name,
+                        fs,
+                        freq,
+                        ampl,
+                        offset,
+                        phase,
+                    )
                     want = gnuradio_output(complex_output, fs, waveform, freq, ampl, offset, phase, N)
                     nco = fixed_point_nco(np, fs, freq, phase)
                     got = self.ours(nco, waveform, ampl, offset, complex_output, N)
@@ -124,8 +131,12 @@ class qa_fixed_point_nco(gr_unittest.TestCase):
                     want = gnuradio_output(complex_output, fs, waveform, freq, ampl, offset, phase, 20_011)
                     nco = fixed_point_nco(np, fs, freq, phase)
                     got = self.ours(nco, waveform, ampl, offset, complex_output, 20_011)
-                    self.assert_bit_exact(got, want, "random %s complex=%s fs=%r f=%r ampl=%r off=%r phase=%r"
-                                          % (name, complex_output, fs, freq, ampl, offset, phase))
+                    self.assert_bit_exact(
+                        got,
+                        want,
+                        "random %s complex=%s fs=%r f=%r ampl=%r off=%r phase=%r"
+                        % (name, complex_output, fs, freq, ampl, offset, phase),
+                    )
 
     def test_setters_after_construction(self):
         # GNU Radio's setters change the increment/phase but not the accumulator otherwise.
@@ -136,8 +147,7 @@ class qa_fixed_point_nco(gr_unittest.TestCase):
 
         for complex_output in (False, True):
             for name, waveform in WAVEFORMS.items():
-                want = gnuradio_output(complex_output, 32000, waveform, 1000, 0.8, 0.1 - 0.1j, 0.0, N,
-                                       setup)
+                want = gnuradio_output(complex_output, 32000, waveform, 1000, 0.8, 0.1 - 0.1j, 0.0, N, setup)
                 nco = fixed_point_nco(np, 32000, 1000, 0.0)
                 nco.set_sampling_freq(250e3)
                 nco.set_frequency(-31337.5)
@@ -149,8 +159,7 @@ class qa_fixed_point_nco(gr_unittest.TestCase):
         for waveform in WAVEFORMS.values():
             whole = fixed_point_nco(np, 1e6, 123456.7, 0.5).generate(waveform, N, 0.9, 0.05, True)
             nco = fixed_point_nco(np, 1e6, 123456.7, 0.5)
-            parts = np.concatenate([nco.generate(waveform, size, 0.9, 0.05, True)
-                                    for size in chunk_sizes(self.rng, N)])
+            parts = np.concatenate([nco.generate(waveform, size, 0.9, 0.05, True) for size in chunk_sizes(self.rng, N)])
             self.assert_bit_exact(parts, whole, "chunked waveform %d" % int(waveform))
             # Writing into a caller's buffer (a block's output port) gives the same samples.
             nco = fixed_point_nco(np, 1e6, 123456.7, 0.5)

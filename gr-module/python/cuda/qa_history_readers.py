@@ -28,7 +28,7 @@ class history_reader(gr.sync_block):
 
     def work(self, input_items, output_items):
         n, h = len(output_items[0]), self.history()
-        output_items[0][:] = input_items[0][h - 1:h - 1 + n] - input_items[0][:n]
+        output_items[0][:] = input_items[0][h - 1 : h - 1 + n] - input_items[0][:n]
         return n
 
 
@@ -65,7 +65,7 @@ class gpu_history_reader(cuda.sync_block):
 def moving_difference(data, history):
     """history_reader's output from NumPy: GNU Radio's history starts as zeros."""
     padded = np.concatenate([np.zeros(history - 1, data.dtype), data])
-    return padded[history - 1:] - padded[:len(data)]
+    return padded[history - 1 :] - padded[: len(data)]
 
 
 class qa_history_readers(flowgraph_test):
@@ -81,15 +81,16 @@ class qa_history_readers(flowgraph_test):
         results = []
         for middle in (cuda.copy(itemsize), blocks.copy(itemsize)):
             middle.set_max_noutput_items(int(self.rng.integers(100, 3000)))
-            data = self.data[:self.n - self.n % vlen]
+            data = self.data[: self.n - self.n % vlen]
             source = blocks.vector_source_f(data, False, vlen, list(tags))
             sink = blocks.vector_sink_f(vlen)
             tb = gr.top_block()
             reader = make_reader()  # a Python block lives only as long as its Python object
             tb.connect(source, middle, reader, sink)
             tb.run()
-            results.append((np.array(sink.data(), dtype=np.float32),
-                            sorted((tag.offset, str(tag.key)) for tag in sink.tags())))
+            results.append(
+                (np.array(sink.data(), dtype=np.float32), sorted((tag.offset, str(tag.key)) for tag in sink.tags()))
+            )
         return results
 
     def assert_same_as_cpu(self, make_reader, **kwargs):
@@ -100,9 +101,12 @@ class qa_history_readers(flowgraph_test):
 
     def tags(self, count):
         offsets = sorted(self.rng.choice(self.n // 2, count, replace=False))
-        return [gr.tag_utils.python_to_tag((int(offset), gr.pmt.intern(f"t{index}"),
-                                            gr.pmt.from_long(index), gr.pmt.PMT_NIL))
-                for index, offset in enumerate(offsets)]
+        return [
+            gr.tag_utils.python_to_tag(
+                (int(offset), gr.pmt.intern(f"t{index}"), gr.pmt.from_long(index), gr.pmt.PMT_NIL)
+            )
+            for index, offset in enumerate(offsets)
+        ]
 
     def test_delay_after_a_gpu_block(self):
         for delay in (1, 10, 1000, 5000):
@@ -126,19 +130,17 @@ class qa_history_readers(flowgraph_test):
         for ntaps, decimation in ((1, 1), (2, 1), (17, 1), (64, 3), (301, 7)):
             taps = self.random(np.float32, ntaps)
             with self.subTest(ntaps=ntaps, decimation=decimation):
-                self.assert_same_as_cpu(lambda: gr_filter.fir_filter_fff(decimation, taps),
-                                        tags=self.tags(10))
+                self.assert_same_as_cpu(lambda: gr_filter.fir_filter_fff(decimation, taps), tags=self.tags(10))
 
     def test_moving_average(self):
         # Its running sum is rounded differently for different call sizes: compare closely,
         # not bit for bit.
         for length in (2, 100, 4000):
             with self.subTest(length=length):
-                (gpu, _), (cpu, _) = self.run_both(
-                    lambda: blocks.moving_average_ff(length, 1.0 / length, 4000))
+                (gpu, _), (cpu, _) = self.run_both(lambda: blocks.moving_average_ff(length, 1.0 / length, 4000))
                 self.assertEqual(len(gpu), self.n)
                 np.testing.assert_allclose(gpu, cpu, rtol=0, atol=1e-4)
-                expected = np.convolve(self.data, np.full(length, 1.0 / length))[:self.n]
+                expected = np.convolve(self.data, np.full(length, 1.0 / length))[: self.n]
                 np.testing.assert_allclose(gpu, expected, rtol=0, atol=1e-3)
 
     def test_keep_m_in_n(self):
@@ -171,20 +173,27 @@ class qa_history_readers(flowgraph_test):
                     writer.set_max_noutput_items(int(self.rng.integers(100, 3000)))
                     tb.connect(source, writer, reader, cuda.copy(4), sink)
                     tb.run()
-                    np.testing.assert_array_equal(np.array(sink.data(), dtype=np.float32),
-                                                  moving_difference(self.data, history))
+                    np.testing.assert_array_equal(
+                        np.array(sink.data(), dtype=np.float32), moving_difference(self.data, history)
+                    )
 
     def test_delay_before_a_gpu_block_and_between_gpu_blocks(self):
         for delay in (1, 1000):
             with self.subTest(delay=delay):
                 tb = gr.top_block()
                 sink = blocks.vector_sink_f()
-                tb.connect(blocks.vector_source_f(self.data), blocks.delay(4, delay), cuda.copy(4),
-                           cuda.copy(4), blocks.delay(4, delay), cuda.copy(4), sink)
+                tb.connect(
+                    blocks.vector_source_f(self.data),
+                    blocks.delay(4, delay),
+                    cuda.copy(4),
+                    cuda.copy(4),
+                    blocks.delay(4, delay),
+                    cuda.copy(4),
+                    sink,
+                )
                 tb.run()
                 out = np.array(sink.data(), dtype=np.float32)
-                np.testing.assert_array_equal(out, np.concatenate([np.zeros(2 * delay, np.float32),
-                                                                   self.data]))
+                np.testing.assert_array_equal(out, np.concatenate([np.zeros(2 * delay, np.float32), self.data]))
 
 
 if __name__ == "__main__":

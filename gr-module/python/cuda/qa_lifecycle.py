@@ -28,6 +28,7 @@ def free_device_memory():
     (memory a Python block allocated and released is not a leak)."""
     if not cuda.simulated():
         import cupy
+
         cupy.get_default_memory_pool().free_all_blocks()
     return cuda.free_device_memory()
 

@@ -11,14 +11,38 @@ from gnuradio import cuda
 
 # The GPU block, GNU Radio's CPU block, source, sink, and a random-data maker per type.
 TYPES = {
-    "ss": (cuda.multiply_const_ss, blocks.multiply_const_ss, blocks.vector_source_s, blocks.vector_sink_s,
-           lambda rng, n: rng.integers(-2**15, 2**15, n).astype(np.int16), 1234),
-    "ii": (cuda.multiply_const_ii, blocks.multiply_const_ii, blocks.vector_source_i, blocks.vector_sink_i,
-           lambda rng, n: rng.integers(-2**31, 2**31, n).astype(np.int32), 123457),
-    "ff": (cuda.multiply_const_ff, blocks.multiply_const_ff, blocks.vector_source_f, blocks.vector_sink_f,
-           lambda rng, n: rng.standard_normal(n).astype(np.float32), 2.5),
-    "cc": (cuda.multiply_const_cc, blocks.multiply_const_cc, blocks.vector_source_c, blocks.vector_sink_c,
-           lambda rng, n: (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64), 0.5 - 1.25j),
+    "ss": (
+        cuda.multiply_const_ss,
+        blocks.multiply_const_ss,
+        blocks.vector_source_s,
+        blocks.vector_sink_s,
+        lambda rng, n: rng.integers(-(2**15), 2**15, n).astype(np.int16),
+        1234,
+    ),
+    "ii": (
+        cuda.multiply_const_ii,
+        blocks.multiply_const_ii,
+        blocks.vector_source_i,
+        blocks.vector_sink_i,
+        lambda rng, n: rng.integers(-(2**31), 2**31, n).astype(np.int32),
+        123457,
+    ),
+    "ff": (
+        cuda.multiply_const_ff,
+        blocks.multiply_const_ff,
+        blocks.vector_source_f,
+        blocks.vector_sink_f,
+        lambda rng, n: rng.standard_normal(n).astype(np.float32),
+        2.5,
+    ),
+    "cc": (
+        cuda.multiply_const_cc,
+        blocks.multiply_const_cc,
+        blocks.vector_source_c,
+        blocks.vector_sink_c,
+        lambda rng, n: (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64),
+        0.5 - 1.25j,
+    ),
 }
 
 

@@ -44,12 +44,19 @@ class qa_multiply_const_cupy(cpu_comparison_test):
 
     def test_arguments_are_checked(self):
         checks = (
-            (TypeError, "multiply_const_cupy supports complex64, float32, int32 and int16, not float64",
-             lambda: cuda.multiply_const_cupy(1, np.float64)),
+            (
+                TypeError,
+                "multiply_const_cupy supports complex64, float32, int32 and int16, not float64",
+                lambda: cuda.multiply_const_cupy(1, np.float64),
+            ),
             (TypeError, "takes a real number", lambda: cuda.multiply_const_cupy(1j, np.float32)),
             (TypeError, "must be an integer", lambda: cuda.multiply_const_cupy(1.5, np.int32)),
             (ValueError, "does not fit in int16", lambda: cuda.multiply_const_cupy(40_000, np.int16)),
-            (ValueError, "vlen must be between 1 and 2\\^29 - 1 .*, got 0", lambda: cuda.multiply_const_cupy(1, np.float32, 0)),
+            (
+                ValueError,
+                "vlen must be between 1 and 2\\^29 - 1 .*, got 0",
+                lambda: cuda.multiply_const_cupy(1, np.float32, 0),
+            ),
         )
         for error, message, make in checks:
             with self.assertRaisesRegex(error, message):

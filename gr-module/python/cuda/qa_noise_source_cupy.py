@@ -61,12 +61,18 @@ class qa_noise_source_cupy(flowgraph_test):
             self.assertAlmostEqual(component.var(), a * a / 6, delta=0.01 * a * a)
 
     def test_noise_spread_equals_cpu_blocks(self):
-        cpu = {np.complex64: analog.noise_source_c, np.float32: analog.noise_source_f,
-               np.int32: analog.noise_source_i, np.int16: analog.noise_source_s}
-        types = {np.complex64: (analog.GR_UNIFORM, analog.GR_GAUSSIAN),
-                 np.float32: (analog.GR_UNIFORM, analog.GR_GAUSSIAN, analog.GR_LAPLACIAN),
-                 np.int32: (analog.GR_UNIFORM, analog.GR_GAUSSIAN, analog.GR_LAPLACIAN),
-                 np.int16: (analog.GR_GAUSSIAN,)}
+        cpu = {
+            np.complex64: analog.noise_source_c,
+            np.float32: analog.noise_source_f,
+            np.int32: analog.noise_source_i,
+            np.int16: analog.noise_source_s,
+        }
+        types = {
+            np.complex64: (analog.GR_UNIFORM, analog.GR_GAUSSIAN),
+            np.float32: (analog.GR_UNIFORM, analog.GR_GAUSSIAN, analog.GR_LAPLACIAN),
+            np.int32: (analog.GR_UNIFORM, analog.GR_GAUSSIAN, analog.GR_LAPLACIAN),
+            np.int16: (analog.GR_GAUSSIAN,),
+        }
         for dtype, noise_types in types.items():
             amplitude = 1000.0 if np.dtype(dtype).kind == "i" else 1.5
             for noise_type in noise_types:
@@ -79,8 +85,12 @@ class qa_noise_source_cupy(flowgraph_test):
                     np.testing.assert_array_equal(ours, np.trunc(ours))
 
     def test_noise_seeds(self):
-        for dtype, noise_type in ((np.float32, analog.GR_LAPLACIAN), (np.complex64, analog.GR_GAUSSIAN),
-                                  (np.int16, analog.GR_UNIFORM), (np.float32, analog.GR_IMPULSE)):
+        for dtype, noise_type in (
+            (np.float32, analog.GR_LAPLACIAN),
+            (np.complex64, analog.GR_GAUSSIAN),
+            (np.int16, analog.GR_UNIFORM),
+            (np.float32, analog.GR_IMPULSE),
+        ):
             runs = []
             for seed, max_noutput_items in ((42, None), (42, 997), (43, None), (0, None), (0, None)):
                 block = cuda.noise_source_cupy(noise_type, 1000.0, seed, dtype)
@@ -108,7 +118,9 @@ class qa_noise_source_cupy(flowgraph_test):
             cuda.noise_source_cupy(dtype=np.complex64).set_type(analog.GR_IMPULSE)
         with self.assertRaisesRegex(ValueError, "noise_type must be one of"):
             cuda.noise_source_cupy(104)
-        with self.assertRaisesRegex(TypeError, "noise_source_cupy supports complex64, float32, int32 and int16, not int8"):
+        with self.assertRaisesRegex(
+            TypeError, "noise_source_cupy supports complex64, float32, int32 and int16, not int8"
+        ):
             cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1.0, 0, np.int8)
         with self.assertRaisesRegex(ValueError, "seed must be at least 0"):
             cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1.0, -1)

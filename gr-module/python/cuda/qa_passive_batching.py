@@ -118,14 +118,21 @@ class qa_passive_batching(flowgraph_test):
         self.assertGreater(max(sink.calls), 2 * cap, sink.calls[:20])
 
     def test_a_floor_of_zero_keeps_gnu_radio_sizes(self):
-        script = ("from gnuradio import blocks, cuda, gr\n"
-                  "tb = gr.top_block()\n"
-                  "copy = cuda.copy(4)\n"
-                  "tb.connect(blocks.vector_source_f([1.0] * 10), copy, blocks.null_sink(4))\n"
-                  "tb.run()\n"
-                  "print(copy.max_noutput_items())")
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                                env=dict(os.environ, GR_CONF_CUDA_RING_FLOOR_BYTES="0"))
+        script = (
+            "from gnuradio import blocks, cuda, gr\n"
+            "tb = gr.top_block()\n"
+            "copy = cuda.copy(4)\n"
+            "tb.connect(blocks.vector_source_f([1.0] * 10), copy, blocks.null_sink(4))\n"
+            "tb.run()\n"
+            "print(copy.max_noutput_items())"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=dict(os.environ, GR_CONF_CUDA_RING_FLOOR_BYTES="0"),
+        )
         self.assertEqual(result.returncode, 0, result.stderr)
         # GNU Radio's size, or half a ring rounded up to the allocation granularity (2 MiB on
         # a GPU).

@@ -85,7 +85,7 @@ class well_counted(cuda.basic_block):
         if form == 0:
             return np.int32(n)
         half = n // 2
-        self.produce(0, np.uint16(half) if half < 2 ** 16 else half)
+        self.produce(0, np.uint16(half) if half < 2**16 else half)
         self.produce(0, n - half)
         return 0 if form == 1 else gr.WORK_CALLED_PRODUCE
 
@@ -113,9 +113,12 @@ class qa_python_block_counts(flowgraph_test):
             ("consume a float", TypeError, r"consume\(0, 2.5\): the count must be a whole number"),
             ("produce too many", ValueError, r"produce\(0, \d+\) brings output 0 to \d+ items .* room for \d+"),
             ("produce negative", ValueError, r"produce\(0, -5\): the count must not be negative"),
-            ("produce then return too many", ValueError,
-             r"general_work\(\) called produce\(0, \.\.\.\) for \d+ items and returned \d+, \d+ in all, "
-             r"but there is room for \d+; after produce\(\), return WORK_CALLED_PRODUCE"),
+            (
+                "produce then return too many",
+                ValueError,
+                r"general_work\(\) called produce\(0, \.\.\.\) for \d+ items and returned \d+, \d+ in all, "
+                r"but there is room for \d+; after produce\(\), return WORK_CALLED_PRODUCE",
+            ),
             ("return a float", TypeError, r"general_work\(\) must return a number of items .* got 3.7"),
             ("return a string", TypeError, r"general_work\(\) must return a number of items .* got '1000'"),
             ("return None", TypeError, r"general_work\(\) must return a number of items .* got None"),

@@ -43,7 +43,7 @@ class pair_sum(cuda.decim_block):
 
     def work(self, input_items, output_items):
         n = len(output_items[0])
-        output_items[0][:] = input_items[0][0:2 * n:2] + input_items[0][1:2 * n:2]
+        output_items[0][:] = input_items[0][0 : 2 * n : 2] + input_items[0][1 : 2 * n : 2]
         return n
 
 
@@ -71,7 +71,7 @@ class fir(cuda.sync_block):
         acc = self.xp.zeros(n, np.float32)
         # GNU Radio's FIR convention: y[i] = sum_k taps[k] * x[i + ntaps - 1 - k].
         for k, tap in enumerate(self.taps):
-            acc += tap * x[len(self.taps) - 1 - k:len(self.taps) - 1 - k + n]
+            acc += tap * x[len(self.taps) - 1 - k : len(self.taps) - 1 - k + n]
         output_items[0][:] = acc
         return n
 
@@ -109,7 +109,7 @@ class accumulate8(cuda.basic_block):
 
     def general_work(self, input_items, output_items):
         n = min(len(input_items[0]) // 8, len(output_items[0]))
-        output_items[0][:n] = input_items[0][:8 * n].reshape(n, 8).sum(axis=1)
+        output_items[0][:n] = input_items[0][: 8 * n].reshape(n, 8).sum(axis=1)
         self.consume_each(8 * n)
         return n
 
@@ -137,7 +137,7 @@ class produce_after_heavy_work(cuda.basic_block):
         if n == 0:
             return 0
         out = output_items[0][:n]
-        out[:] = input_items[0][:self.decim * n:self.decim]
+        out[:] = input_items[0][: self.decim * n : self.decim]
         for _ in range(self.delay_rounds):  # GPU work that takes a while, result unchanged
             out *= 2.0
             out *= 0.5
@@ -244,15 +244,17 @@ class qa_python_blocks(flowgraph_test):
             got = self.run_chain(blocks.vector_source_f(data), scale(np.float32, 3.0), sink=blocks.vector_sink_f())
             np.testing.assert_array_equal(got, data * np.float32(3.0))
         data = self.complexes(70_001)
-        got = self.run_chain(blocks.vector_source_c(data), scale(np.complex64, np.complex64(1 - 2j)),
-                             sink=blocks.vector_sink_c())
+        got = self.run_chain(
+            blocks.vector_source_c(data), scale(np.complex64, np.complex64(1 - 2j)), sink=blocks.vector_sink_c()
+        )
         np.testing.assert_allclose(got, data * np.complex64(1 - 2j), rtol=1e-6)
         data = self.rng.integers(-1000, 1000, 50_000).astype(np.int16)
         got = self.run_chain(blocks.vector_source_s(data.tolist()), scale(np.int16, 7), sink=blocks.vector_sink_s())
         np.testing.assert_array_equal(got, data * 7)
         data = self.floats(4 * 30_001)
-        got = self.run_chain(blocks.vector_source_f(data, False, 4), scale(np.float32, -1.5, vlen=4),
-                             sink=blocks.vector_sink_f(4))
+        got = self.run_chain(
+            blocks.vector_source_f(data, False, 4), scale(np.float32, -1.5, vlen=4), sink=blocks.vector_sink_f(4)
+        )
         np.testing.assert_array_equal(got, data * np.float32(-1.5))
 
     def test_several_inputs_against_add_ff(self):
@@ -280,8 +282,9 @@ class qa_python_blocks(flowgraph_test):
         taps = self.floats(17)
         data = self.floats(50_000)
         got = self.run_chain(blocks.vector_source_f(data), fir(taps), sink=blocks.vector_sink_f())
-        expected = self.run_chain(blocks.vector_source_f(data), gr_filter.fir_filter_fff(1, taps),
-                                  sink=blocks.vector_sink_f())
+        expected = self.run_chain(
+            blocks.vector_source_f(data), gr_filter.fir_filter_fff(1, taps), sink=blocks.vector_sink_f()
+        )
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 
     def test_complex_to_float(self):
@@ -330,9 +333,15 @@ class qa_python_blocks(flowgraph_test):
 
     def test_cpp_python_cpp_chain_and_cpu_neighbours(self):
         data = self.floats(250_000)
-        got = self.run_chain(blocks.vector_source_f(data), cuda.multiply_const_ff(2.0), scale(np.float32, 3.0),
-                             cuda.copy(4), blocks.multiply_const_ff(0.5), scale(np.float32, 4.0),
-                             sink=blocks.vector_sink_f())
+        got = self.run_chain(
+            blocks.vector_source_f(data),
+            cuda.multiply_const_ff(2.0),
+            scale(np.float32, 3.0),
+            cuda.copy(4),
+            blocks.multiply_const_ff(0.5),
+            scale(np.float32, 4.0),
+            sink=blocks.vector_sink_f(),
+        )
         np.testing.assert_array_equal(got, data * 12)
 
     def test_python_fan_out_to_python_blocks_of_different_speeds(self):
@@ -352,10 +361,16 @@ class qa_python_blocks(flowgraph_test):
 
     def test_tags_through_sync_and_decimating_blocks(self):
         data = self.floats(40_000)
-        tags = [gr.tag_utils.python_to_tag((offset, pmt.intern("key"), pmt.from_long(offset), pmt.PMT_F))
-                for offset in (0, 1, 4095, 4096, 12_345, 39_998)]
-        source, first, second, sink = blocks.vector_source_f(data, False, 1, tags), scale(np.float32, 2.0), pair_sum(), \
-            blocks.vector_sink_f()
+        tags = [
+            gr.tag_utils.python_to_tag((offset, pmt.intern("key"), pmt.from_long(offset), pmt.PMT_F))
+            for offset in (0, 1, 4095, 4096, 12_345, 39_998)
+        ]
+        source, first, second, sink = (
+            blocks.vector_source_f(data, False, 1, tags),
+            scale(np.float32, 2.0),
+            pair_sum(),
+            blocks.vector_sink_f(),
+        )
         tb = gr.top_block()
         tb.connect(source, first, second, sink)
         tb.run()
@@ -373,6 +388,7 @@ class qa_python_blocks(flowgraph_test):
             self.assertEqual(memory[3], -1)
             return
         import cupy
+
         memory = cupy.arange(10, dtype=cupy.float32)
         view = cuda.device_array(memory.data.ptr, np.dtype((np.float32, 2)), 5)
         self.assertEqual((view.shape, view.data.ptr), ((5, 2), memory.data.ptr))
@@ -393,7 +409,7 @@ class qa_python_blocks(flowgraph_test):
         data = self.floats(20_000)
         source, sink = blocks.vector_source_f(data), blocks.vector_sink_f()
         tb.connect(source, block, sink)
-        for run in range(3):
+        for _run in range(3):
             source.rewind()
             sink.reset()
             tb.run()
@@ -401,9 +417,11 @@ class qa_python_blocks(flowgraph_test):
         self.assertEqual(block.starts, 3)
 
     def test_errors_end_the_flowgraph_with_the_reason(self):
-        for how, error, message in (("raise", ArithmeticError, "went wrong"),
-                                    ("too many", ValueError, r"returned \d+ items but was given room for \d+"),
-                                    ("forecast", LookupError, "no idea")):
+        for how, error, message in (
+            ("raise", ArithmeticError, "went wrong"),
+            ("too many", ValueError, r"returned \d+ items but was given room for \d+"),
+            ("forecast", LookupError, "no idea"),
+        ):
             block = failing(how) if how != "forecast" else failing_forecast()
             tb = gr.top_block()
             tb.connect(blocks.null_source(4), block, blocks.null_sink(4))
@@ -414,8 +432,9 @@ class qa_python_blocks(flowgraph_test):
     def test_io_signature_with_a_port_range_and_cpu_signatures_refused(self):
         class any_inputs(cuda.sync_block):
             def __init__(self):
-                cuda.sync_block.__init__(self, "any_inputs", cuda.io_signature(1, 4, [np.float32]),
-                                         cuda.io_signature(1, 1, [np.float32]))
+                cuda.sync_block.__init__(
+                    self, "any_inputs", cuda.io_signature(1, 4, [np.float32]), cuda.io_signature(1, 1, [np.float32])
+                )
 
             def work(self, input_items, output_items):
                 output_items[0][:] = sum(input_items)
@@ -434,6 +453,7 @@ class qa_python_blocks(flowgraph_test):
 
     def test_missing_cupy_on_a_gpu_is_a_clear_error(self):
         from gnuradio.cuda import arrays
+
         with mock.patch.object(arrays, "simulated", return_value=False), mock.patch.dict(sys.modules, {"cupy": None}):
             with self.assertRaisesRegex(ImportError, "pip install cupy-cuda13x"):
                 arrays.array_module.__wrapped__()
@@ -445,6 +465,7 @@ class qa_python_blocks(flowgraph_test):
             self.assertIsNone(block.stream)
         else:
             import cupy
+
             self.assertIs(block.xp, cupy)
             self.assertEqual(block.stream.ptr, block.stream_handle)
 

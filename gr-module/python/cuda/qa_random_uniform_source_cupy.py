@@ -18,10 +18,17 @@ class qa_random_uniform_source_cupy(flowgraph_test):
     seed = 77
 
     def test_random_uniform_range_and_moments(self):
-        cpu = {np.int32: analog.random_uniform_source_i, np.int16: analog.random_uniform_source_s,
-               np.uint8: analog.random_uniform_source_b}
-        for dtype, (minimum, maximum) in ((np.int32, (-5, 11)), (np.int16, (-1000, 1000)),
-                                          (np.uint8, (0, 256)), (np.int8, (-128, 128))):
+        cpu = {
+            np.int32: analog.random_uniform_source_i,
+            np.int16: analog.random_uniform_source_s,
+            np.uint8: analog.random_uniform_source_b,
+        }
+        for dtype, (minimum, maximum) in (
+            (np.int32, (-5, 11)),
+            (np.int16, (-1000, 1000)),
+            (np.uint8, (0, 256)),
+            (np.int8, (-128, 128)),
+        ):
             block = cuda.random_uniform_source_cupy(minimum, maximum, 0, dtype)
             got, _ = collect(block, 1_000_003, dtype)
             self.assertEqual(got.min(), minimum)
@@ -47,8 +54,11 @@ class qa_random_uniform_source_cupy(flowgraph_test):
             (ValueError, "fit in uint8", lambda: cuda.random_uniform_source_cupy(-1, 10, 0, np.uint8)),
             (ValueError, "fit in int16", lambda: cuda.random_uniform_source_cupy(0, 40_000, 0, np.int16)),
             (TypeError, "maximum must be an integer", lambda: cuda.random_uniform_source_cupy(0, 2.5)),
-            (TypeError, "random_uniform_source_cupy supports int32, int16, int8 and uint8, not float32",
-             lambda: cuda.random_uniform_source_cupy(0, 2, 0, np.float32)),
+            (
+                TypeError,
+                "random_uniform_source_cupy supports int32, int16, int8 and uint8, not float32",
+                lambda: cuda.random_uniform_source_cupy(0, 2, 0, np.float32),
+            ),
         )
         for error, message, make in checks:
             with self.assertRaisesRegex(error, message):

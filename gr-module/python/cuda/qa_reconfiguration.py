@@ -44,7 +44,7 @@ class qa_reconfiguration(flowgraph_test):
         while len(self.sink.data()) < target:
             self.assertLess(time.monotonic(), deadline, "the flowgraph stopped producing")
             time.sleep(0.01)
-        return np.array(self.sink.data()[-count // 2:], dtype=np.float32)
+        return np.array(self.sink.data()[-count // 2 :], dtype=np.float32)
 
     def assert_sequence(self, newest, scale):
         """\\p newest is scale * (k, k + 1, ...) mod PERIOD for some k."""
@@ -101,8 +101,11 @@ class qa_reconfiguration(flowgraph_test):
         self.wait_for_items()
         self.tb.lock()
         self.tb.connect(ingress, blocks.null_sink(4))
-        with self.assertRaisesRegex(RuntimeError, r"copy\(\d+\) feeds both GPU blocks \(copy\(\d+\)\) "
-                                                  r"and a CPU block from one output.* Fix: "):
+        with self.assertRaisesRegex(
+            RuntimeError,
+            r"copy\(\d+\) feeds both GPU blocks \(copy\(\d+\)\) "
+            r"and a CPU block from one output.* Fix: ",
+        ):
             self.tb.unlock()
 
     def test_moving_an_output_between_gpu_and_cpu_readers_is_refused_at_unlock(self):
@@ -114,10 +117,12 @@ class qa_reconfiguration(flowgraph_test):
         self.tb.disconnect(self.throttle, gpu)
         self.tb.disconnect(gpu, self.sink)
         self.tb.connect(self.throttle, blocks.copy(4), self.sink)
-        with self.assertRaisesRegex(RuntimeError,
-                                    r"after lock\(\)/unlock\(\), throttle\(\d+\)'s output is read by "
-                                    r"CPU blocks where GPU blocks read it before.* Fix: stop\(\) and "
-                                    r"wait\(\) the flowgraph, reconnect, and start\(\) it again"):
+        with self.assertRaisesRegex(
+            RuntimeError,
+            r"after lock\(\)/unlock\(\), throttle\(\d+\)'s output is read by "
+            r"CPU blocks where GPU blocks read it before.* Fix: stop\(\) and "
+            r"wait\(\) the flowgraph, reconnect, and start\(\) it again",
+        ):
             self.tb.unlock()
 
     def test_the_fix_stop_reconnect_start_runs(self):

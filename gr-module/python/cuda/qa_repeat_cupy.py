@@ -12,8 +12,13 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import cuda
 from qa_support import SINKS, SOURCES, as_array, flowgraph_test, tag, tag_list
 
-ITEMSIZES = {np.complex64: gr.sizeof_gr_complex, np.float32: gr.sizeof_float,
-             np.int32: gr.sizeof_int, np.int16: gr.sizeof_short, np.uint8: gr.sizeof_char}
+ITEMSIZES = {
+    np.complex64: gr.sizeof_gr_complex,
+    np.float32: gr.sizeof_float,
+    np.int32: gr.sizeof_int,
+    np.int16: gr.sizeof_short,
+    np.uint8: gr.sizeof_char,
+}
 INTERPOLATION = pmt.intern("interpolation")
 
 
@@ -62,8 +67,9 @@ class qa_repeat_cupy(flowgraph_test):
                         want, want_tags = self.run_repeat(theirs, data, tags, dtype, vlen)
                         label = f"{np.dtype(dtype).name} vlen {vlen} interp {interp} calls {max_noutput_items}"
                         np.testing.assert_array_equal(got, want, err_msg=label)
-                        np.testing.assert_array_equal(got.reshape(items, interp * vlen),
-                                                      np.tile(data.reshape(items, vlen), interp), err_msg=label)
+                        np.testing.assert_array_equal(
+                            got.reshape(items, interp * vlen), np.tile(data.reshape(items, vlen), interp), err_msg=label
+                        )
                         self.assertEqual(got_tags, want_tags, label)
                         self.assertEqual([t[0] for t in got_tags], [interp * o for o in (0, 1, 2, 999, 1000, 2000)])
 
@@ -103,8 +109,7 @@ class qa_repeat_cupy(flowgraph_test):
         # interpolation after 40000 outputs (about 0.2 s in).
         sink = trigger_sink(40_000, lambda: ours.set_interpolation(5))
         tb = gr.top_block()
-        tb.connect(blocks.vector_source_f(data, False, 1, tags), blocks.throttle(gr.sizeof_float, 100_000),
-                   ours, sink)
+        tb.connect(blocks.vector_source_f(data, False, 1, tags), blocks.throttle(gr.sizeof_float, 100_000), ours, sink)
         tb.run()
         self.assertEqual(ours.interpolation(), 5)
         got = np.concatenate(sink.data)
@@ -132,9 +137,16 @@ class qa_repeat_cupy(flowgraph_test):
             (ValueError, "interp must be between 1 and 2\\^31 - 1, got 0", lambda: cuda.repeat_cupy(0)),
             (ValueError, "interp must be between 1 and 2\\^31 - 1, got -2", lambda: block.set_interpolation(-2)),
             (TypeError, "interp must be an integer", lambda: cuda.repeat_cupy(2.5)),
-            (ValueError, "output_multiple must be between 1 and 2\\^31 - 1, got 0", lambda: cuda.repeat_cupy(2, 1, np.float32, 0)),
-            (TypeError, "repeat_cupy supports complex64, float32, int32, int16, int8 and uint8, not float64",
-             lambda: cuda.repeat_cupy(2, 1, np.float64)),
+            (
+                ValueError,
+                "output_multiple must be between 1 and 2\\^31 - 1, got 0",
+                lambda: cuda.repeat_cupy(2, 1, np.float32, 0),
+            ),
+            (
+                TypeError,
+                "repeat_cupy supports complex64, float32, int32, int16, int8 and uint8, not float64",
+                lambda: cuda.repeat_cupy(2, 1, np.float64),
+            ),
         )
         for error, message, make in checks:
             with self.assertRaisesRegex(error, message):

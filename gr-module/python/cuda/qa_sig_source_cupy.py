@@ -5,7 +5,6 @@
 """sig_source_cupy against analog.sig_source_c/f: the same float32 bits, through the GPU
 buffers and back to the CPU, across calls of every size."""
 
-
 import numpy as np
 import pmt
 from gnuradio import analog, blocks, gr, gr_unittest
@@ -13,8 +12,14 @@ from gnuradio import analog, blocks, gr, gr_unittest
 from gnuradio import cuda
 from qa_support import flowgraph_test
 
-WAVEFORMS = (analog.GR_SIN_WAVE, analog.GR_COS_WAVE, analog.GR_CONST_WAVE, analog.GR_SQR_WAVE,
-             analog.GR_TRI_WAVE, analog.GR_SAW_WAVE)
+WAVEFORMS = (
+    analog.GR_SIN_WAVE,
+    analog.GR_COS_WAVE,
+    analog.GR_CONST_WAVE,
+    analog.GR_SQR_WAVE,
+    analog.GR_TRI_WAVE,
+    analog.GR_SAW_WAVE,
+)
 
 
 def samples(source, n, dtype, max_call=None):
@@ -28,7 +33,6 @@ def samples(source, n, dtype, max_call=None):
 
 
 class qa_sig_source_cupy(flowgraph_test):
-
     def assert_bits_equal(self, ours, theirs):
         self.assertEqual(len(ours), len(theirs))
         np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
@@ -37,8 +41,11 @@ class qa_sig_source_cupy(flowgraph_test):
         n = 100_003
         for dtype, reference in ((np.complex64, analog.sig_source_c), (np.float32, analog.sig_source_f)):
             for waveform in WAVEFORMS:
-                for fs, f, ampl, offset, phase in ((32000, 1234.5, 1.0, 0.0, 0.0), (1e6, -77_777.7, 0.3, 0.25, 1.0),
-                                                   (44100.7, 30_000.0, 2.5, -1.0, -2.0)):
+                for fs, f, ampl, offset, phase in (
+                    (32000, 1234.5, 1.0, 0.0, 0.0),
+                    (1e6, -77_777.7, 0.3, 0.25, 1.0),
+                    (44100.7, 30_000.0, 2.5, -1.0, -2.0),
+                ):
                     ours = cuda.sig_source_cupy(fs, waveform, f, ampl, offset, phase, dtype)
                     theirs = reference(fs, waveform, f, ampl, offset, phase)
                     with self.subTest(dtype=np.dtype(dtype).name, waveform=waveform, f=f):

@@ -20,8 +20,11 @@ class qa_stream_to_vector(gr_unittest.TestCase):
 
     def test_stream_to_vector_and_back(self):
         data = self.complex_data(128 * 1000 + 77)
-        got = run(blocks.vector_source_c(data), [cuda.stream_to_vector(8, 128), cuda.vector_to_stream(8, 128)],
-                  blocks.vector_sink_c())
+        got = run(
+            blocks.vector_source_c(data),
+            [cuda.stream_to_vector(8, 128), cuda.vector_to_stream(8, 128)],
+            blocks.vector_sink_c(),
+        )
         np.testing.assert_array_equal(got, data[: 128 * 1000])
 
     def test_stream_to_vector_against_gnuradio(self):

@@ -26,12 +26,21 @@ CPU_TYPES = {
     np.int16: (blocks.vector_source_s, blocks.vector_sink_s, "ss"),
 }
 
-SINKS = {np.complex64: blocks.vector_sink_c, np.float32: blocks.vector_sink_f,
-         np.int32: blocks.vector_sink_i, np.int16: blocks.vector_sink_s,
-         np.int8: blocks.vector_sink_b, np.uint8: blocks.vector_sink_b}
-SOURCES = {np.complex64: blocks.vector_source_c, np.float32: blocks.vector_source_f,
-           np.int32: blocks.vector_source_i, np.int16: blocks.vector_source_s,
-           np.uint8: blocks.vector_source_b}
+SINKS = {
+    np.complex64: blocks.vector_sink_c,
+    np.float32: blocks.vector_sink_f,
+    np.int32: blocks.vector_sink_i,
+    np.int16: blocks.vector_sink_s,
+    np.int8: blocks.vector_sink_b,
+    np.uint8: blocks.vector_sink_b,
+}
+SOURCES = {
+    np.complex64: blocks.vector_source_c,
+    np.float32: blocks.vector_source_f,
+    np.int32: blocks.vector_source_i,
+    np.int16: blocks.vector_source_s,
+    np.uint8: blocks.vector_source_b,
+}
 
 
 class flowgraph_test(gr_unittest.TestCase):
@@ -83,13 +92,14 @@ def run(source, chain, sink):
 
 
 def tag(offset, number):
-    return gr.tag_utils.python_to_tag((offset, pmt.intern(f"key{number % 3}"), pmt.from_long(number),
-                                       pmt.intern("qa")))
+    return gr.tag_utils.python_to_tag((offset, pmt.intern(f"key{number % 3}"), pmt.from_long(number), pmt.intern("qa")))
 
 
 def tag_list(sink):
-    return sorted((t.offset, pmt.symbol_to_string(t.key), pmt.to_long(t.value), pmt.symbol_to_string(t.srcid))
-                  for t in sink.tags())
+    return sorted(
+        (t.offset, pmt.symbol_to_string(t.key), pmt.to_long(t.value), pmt.symbol_to_string(t.srcid))
+        for t in sink.tags()
+    )
 
 
 def collect(source, nitems, dtype, vlen=1, max_noutput_items=None):

@@ -41,16 +41,22 @@ class qa_topologies(gr_unittest.TestCase):
             edges = [(cuda.copy(4), blocks.vector_sink_f()), (blocks.vector_sink_f(),)]
             for edge in edges if gpu_first else reversed(edges):
                 tb.connect(source, *edge)
-            self.start_fails(tb, r"vector_source\(\d+\) feeds both (GPU blocks \(copy\(\d+\)\) and a CPU|"
-                                 r"CPU blocks \(vector_sink\(\d+\)\) and a GPU) block .* Fix: .*blocks.copy")
+            self.start_fails(
+                tb,
+                r"vector_source\(\d+\) feeds both (GPU blocks \(copy\(\d+\)\) and a CPU|"
+                r"CPU blocks \(vector_sink\(\d+\)\) and a GPU) block .* Fix: .*blocks.copy",
+            )
 
     def test_gpu_output_into_gpu_and_cpu_blocks_fails_at_start(self):
         tb = gr.top_block()
         gpu = cuda.copy(4)
         tb.connect(blocks.vector_source_f(self.data), gpu, cuda.copy(4), blocks.vector_sink_f())
         tb.connect(gpu, blocks.vector_sink_f())
-        self.start_fails(tb, r"copy\(\d+\) feeds both (GPU blocks \(copy\(\d+\)\) and a CPU|"
-                             r"CPU blocks \(vector_sink\(\d+\)\) and a GPU) block .* Fix: .*cuda.copy")
+        self.start_fails(
+            tb,
+            r"copy\(\d+\) feeds both (GPU blocks \(copy\(\d+\)\) and a CPU|"
+            r"CPU blocks \(vector_sink\(\d+\)\) and a GPU) block .* Fix: .*cuda.copy",
+        )
 
     def test_the_fixes_run(self):
         tb = gr.top_block()

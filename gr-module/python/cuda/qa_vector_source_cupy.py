@@ -73,16 +73,25 @@ class qa_vector_source_cupy(flowgraph_test):
 
     def test_vector_source_checks(self):
         checks = (
-            (ValueError, r"data length \(5\) must be a multiple of vlen \(2\)",
-             lambda: cuda.vector_source_cupy(np.zeros(5, np.float32), True, 2, dtype=np.float32)),
-            (TypeError, "data of complex128 cannot become float32",
-             lambda: cuda.vector_source_cupy([1j], dtype=np.float32)),
+            (
+                ValueError,
+                r"data length \(5\) must be a multiple of vlen \(2\)",
+                lambda: cuda.vector_source_cupy(np.zeros(5, np.float32), True, 2, dtype=np.float32),
+            ),
+            (
+                TypeError,
+                "data of complex128 cannot become float32",
+                lambda: cuda.vector_source_cupy([1j], dtype=np.float32),
+            ),
             (TypeError, "data of float64 cannot become int16", lambda: cuda.vector_source_cupy([1.5], dtype=np.int16)),
             (ValueError, "outside the int8 range", lambda: cuda.vector_source_cupy([300], dtype=np.int8)),
             (ValueError, "outside the uint8 range", lambda: cuda.vector_source_cupy([-1, 2], dtype=np.uint8)),
             (TypeError, "tags must be gr.tag_t", lambda: cuda.vector_source_cupy([1], tags=[(0, "k", 1)])),
-            (TypeError, "vector_source_cupy supports complex64, float32, int32, int16, int8 and uint8, not float64",
-             lambda: cuda.vector_source_cupy([1.0], dtype=np.float64)),
+            (
+                TypeError,
+                "vector_source_cupy supports complex64, float32, int32, int16, int8 and uint8, not float64",
+                lambda: cuda.vector_source_cupy([1.0], dtype=np.float64),
+            ),
         )
         for error, message, make in checks:
             with self.assertRaisesRegex(error, message):

@@ -21,10 +21,16 @@ class qa_vector_to_stream(gr_unittest.TestCase):
     def test_vector_to_stream_against_gnuradio(self):
         for per_vector, vectors in ((1, 1000), (128, 1001), (1000, 37)):
             data = self.complex_data(per_vector * vectors)
-            got = run(blocks.vector_source_c(data, False, per_vector), [cuda.vector_to_stream(8, per_vector)],
-                      blocks.vector_sink_c())
-            want = run(blocks.vector_source_c(data, False, per_vector), [blocks.vector_to_stream(8, per_vector)],
-                       blocks.vector_sink_c())
+            got = run(
+                blocks.vector_source_c(data, False, per_vector),
+                [cuda.vector_to_stream(8, per_vector)],
+                blocks.vector_sink_c(),
+            )
+            want = run(
+                blocks.vector_source_c(data, False, per_vector),
+                [blocks.vector_to_stream(8, per_vector)],
+                blocks.vector_sink_c(),
+            )
             np.testing.assert_array_equal(got, want)
             np.testing.assert_array_equal(got, data)
 

@@ -16,8 +16,9 @@ class qa_vector_to_streams(gr_unittest.TestCase):
 
     def test_vector_to_streams_against_gnuradio(self):
         for streams, vectors in ((1, 1000), (3, 20_011), (8, 4097)):
-            data = (self.rng.standard_normal(streams * vectors)
-                    + 1j * self.rng.standard_normal(streams * vectors)).astype(np.complex64)
+            data = (
+                self.rng.standard_normal(streams * vectors) + 1j * self.rng.standard_normal(streams * vectors)
+            ).astype(np.complex64)
             results = []
             for split in (cuda.vector_to_streams(8, streams), blocks.vector_to_streams(8, streams)):
                 tb = gr.top_block()

@@ -22,9 +22,10 @@ scale_offset_ff::sptr scale_offset_ff::make(float scale, float offset)
 // Both ports name gr-cuda's buffer type: GNU Radio then gives this block device memory on
 // both sides and inserts the host<->device copies where it meets CPU blocks.
 scale_offset_ff_impl::scale_offset_ff_impl(float scale, float offset)
-    : gr::sync_block("scale_offset_ff",
-                     gr::io_signature::make(1, 1, sizeof(float), gr::cuda::cuda_buffer::type),
-                     gr::io_signature::make(1, 1, sizeof(float), gr::cuda::cuda_buffer::type)),
+    : gr::sync_block(
+          "scale_offset_ff",
+          gr::io_signature::make(1, 1, sizeof(float), gr::cuda::cuda_buffer::type),
+          gr::io_signature::make(1, 1, sizeof(float), gr::cuda::cuda_buffer::type)),
       d_scale(scale),
       d_offset(offset)
 {
@@ -38,10 +39,12 @@ scale_offset_ff_impl::scale_offset_ff_impl(float scale, float offset)
     d_offsets.reset(memory);
 
     // The ones, once: written in pinned host memory, copied on this block's stream.
-    check(grcuda_memory_new(gr::cuda::device(), GRCUDA_MEMORY_PINNED_HOST, bytes, &memory),
-          "cudaexample.scale_offset_ff: pinned memory");
+    check(
+        grcuda_memory_new(gr::cuda::device(), GRCUDA_MEMORY_PINNED_HOST, bytes, &memory),
+        "cudaexample.scale_offset_ff: pinned memory");
     const memory_ptr staging(memory);
-    std::fill_n(static_cast<float*>(grcuda_memory_address(staging.get())), d_chunk_items, 1.0f);
+    std::fill_n(
+        static_cast<float*>(grcuda_memory_address(staging.get())), d_chunk_items, 1.0f);
     check(grcuda_stream_copy_async(this->stream(),
                                    grcuda_memory_address(d_ones.get()),
                                    grcuda_memory_address(staging.get()),
@@ -51,13 +54,14 @@ scale_offset_ff_impl::scale_offset_ff_impl(float scale, float offset)
           "cudaexample.scale_offset_ff: copying to the GPU");
 }
 
-// Nothing may still use the arrays when they are freed: stop() waited for the stream, but a
-// block may also be destroyed without having run.
+// Nothing may still use the arrays when they are freed: stop() waited for the stream, but
+// a block may also be destroyed without having run.
 scale_offset_ff_impl::~scale_offset_ff_impl()
 {
     if (grcuda_stream_synchronize(this->stream()) != GRCUDA_STATUS_OK) {
         const char* message = grcuda_last_error_message(); // a destructor must not throw
-        d_logger->error("waiting for the stream: {}", message ? message : "unknown error");
+        d_logger->error("waiting for the stream: {}",
+                        message ? message : "unknown error");
     }
 }
 
@@ -101,13 +105,16 @@ int scale_offset_ff_impl::work(int noutput_items,
         d_offsets_stale = false;
     }
     // out = in * scale, then out += offset, d_chunk_items at a time.
-    check(grcuda_multiply_const_ff(stream, in, out, n, d_scale), "cudaexample.scale_offset_ff");
+    check(grcuda_multiply_const_ff(stream, in, out, n, d_scale),
+          "cudaexample.scale_offset_ff");
     for (size_t done = 0; done < n; done += d_chunk_items) {
         const size_t count = std::min(d_chunk_items, n - done);
         const void* const terms[2] = { out + done, offsets };
-        check(grcuda_add_ff(stream, terms, 2, out + done, count), "cudaexample.scale_offset_ff");
+        check(grcuda_add_ff(stream, terms, 2, out + done, count),
+              "cudaexample.scale_offset_ff");
     }
-    // Returning does not wait for the GPU: gr-cuda's buffer orders readers after this work.
+    // Returning does not wait for the GPU: gr-cuda's buffer orders readers after this
+    // work.
     return noutput_items;
 }
 

@@ -15,9 +15,10 @@
 namespace gr {
 namespace cudaexample {
 
-// cuda_sync_block<Interface>: gr-cuda's base for GPU sync blocks. It owns the block's CUDA
-// stream, registers it with the gr-cuda buffers on the ports at start(), waits for it at
-// stop(), and tells the input buffer what work() consumed. work() only enqueues kernels.
+// cuda_sync_block<Interface>: gr-cuda's base for GPU sync blocks. It owns the block's
+// CUDA stream, registers it with the gr-cuda buffers on the ports at start(), waits for
+// it at stop(), and tells the input buffer what work() consumed. work() only enqueues
+// kernels.
 class scale_offset_ff_impl : public gr::cuda::cuda_sync_block<scale_offset_ff>
 {
 public:

@@ -53,8 +53,8 @@ private:
  * \brief Base of GPU blocks that implement general_work() themselves.
  *
  * \p Interface is the block's public interface class (deriving from gr::block or a
- * subclass). Before each consume()/consume_each(), call report_consumed(); enqueue all work
- * on stream().
+ * subclass). Before each consume()/consume_each(), call report_consumed(); enqueue all
+ * work on stream().
  */
 template <class Interface>
 class cuda_block : public Interface
@@ -75,10 +75,13 @@ public:
 protected:
     //! The block's stream, for libgrcuda's kernels and copies (grcuda_*(stream(), ...)).
     const grcuda_stream* stream() const { return d_context.stream(); }
-    //! The same stream as a CUstream (a cudaStream_t) for CUDA kernels, cuFFT or CuPy; 0 on
-    //! the simulated backend.
+    //! The same stream as a CUstream (a cudaStream_t) for CUDA kernels, cuFFT or CuPy; 0
+    //! on the simulated backend.
     uint64_t stream_handle() const { return d_context.stream_handle(); }
-    void report_consumed(int port, int nitems) { d_context.report_consumed(*this, port, nitems); }
+    void report_consumed(int port, int nitems)
+    {
+        d_context.report_consumed(*this, port, nitems);
+    }
     void report_consumed_each(int nitems)
     {
         for (int port = 0; port < this->detail()->ninputs(); port++) {
@@ -99,10 +102,11 @@ template <class Interface>
 class cuda_sync_block : public cuda_block<Interface>
 {
 public:
-    int general_work(int noutput_items,
-                     gr_vector_int& /* ninput_items: a sync block reads what it produces */,
-                     gr_vector_const_void_star& input_items,
-                     gr_vector_void_star& output_items) override
+    int
+    general_work(int noutput_items,
+                 gr_vector_int& /* ninput_items: a sync block reads what it produces */,
+                 gr_vector_const_void_star& input_items,
+                 gr_vector_void_star& output_items) override
     {
         const int produced = this->work(noutput_items, input_items, output_items);
         if (produced > 0) {

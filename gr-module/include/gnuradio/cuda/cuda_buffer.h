@@ -21,19 +21,20 @@ namespace cuda {
  * \brief GNU Radio buffer in GPU memory; blocks name it in their io_signature.
  *
  * Storage and synchronisation live in libgrcuda (a grcuda_buffer): a device ring mapped
- * twice, so any span of up to bufsize() items is contiguous, and on CPU<->GPU edges a pinned
- * host ring and the copy between them. GNU Radio decides the edge's transfer type; this class
- * forwards its hooks:
+ * twice, so any span of up to bufsize() items is contiguous, and on CPU<->GPU edges a
+ * pinned host ring and the copy between them. GNU Radio decides the edge's transfer type;
+ * this class forwards its hooks:
  * - write_pointer(): host memory for a CPU writer, device memory otherwise; the writer is
  *   first ordered after earlier reads of the span it may write;
- * - post_work(): the host<->device copy and the ordering of every GPU reader after the data;
- * - _read_pointer(): device memory for GPU readers; host memory for CPU readers, which first
- *   wait until the copy of what they will read is done.
- * GPU blocks (cuda_block) register their streams and report what they consumed.
+ * - post_work(): the host<->device copy and the ordering of every GPU reader after the
+ * data;
+ * - _read_pointer(): device memory for GPU readers; host memory for CPU readers, which
+ * first wait until the copy of what they will read is done. GPU blocks (cuda_block)
+ * register their streams and report what they consumed.
  *
  * Because the ring is mapped twice, reads and writes may run across its end: space and
- * item counts are circular, and the realigning callbacks of buffer_single_mapped are never
- * needed.
+ * item counts are circular, and the realigning callbacks of buffer_single_mapped are
+ * never needed.
  */
 class CUDA_API cuda_buffer : public gr::buffer_single_mapped
 {
@@ -65,8 +66,8 @@ public:
     //! The writer (a GPU block) enqueues its work on \p stream. Ignored when the writer's
     //! port is in host memory (a host-to-device edge).
     void attach_writer(const grcuda_stream* stream);
-    //! A GPU block reads through \p reader and enqueues its work on \p stream. Ignored when
-    //! the reader's port is in host memory (a device-to-host edge).
+    //! A GPU block reads through \p reader and enqueues its work on \p stream. Ignored
+    //! when the reader's port is in host memory (a device-to-host edge).
     void attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream);
     //! A GPU reader enqueued all its work on \p nitems items from its read index; called
     //! before GNU Radio's consume() frees them for the writer.
@@ -86,15 +87,16 @@ private:
                 gr::block_sptr link,
                 gr::block_sptr buf_owner);
 
-    //! GNU Radio just set the transfer type of a new reader's edge: refuses readers on both
-    //! sides of the GPU, and side changes after lock()/unlock() (see cuda_buffer.cc).
+    //! GNU Radio just set the transfer type of a new reader's edge: refuses readers on
+    //! both sides of the GPU, and side changes after lock()/unlock() (see
+    //! cuda_buffer.cc).
     void note_reader_edge();
     //! Derives the transfer type from the writer's and readers' ports and passes it to
     //! libgrcuda; on later calls (every start()) checks that it has not changed.
     void wire();
     void wire_once();
-    //! Whether the writer's port holding this buffer is in device memory; \p found is false
-    //! when no block writes this buffer any more.
+    //! Whether the writer's port holding this buffer is in device memory; \p found is
+    //! false when no block writes this buffer any more.
     bool writer_on_gpu(bool& found);
     bool reader_on_gpu(const gr::buffer_reader* reader);
 

@@ -17,10 +17,10 @@ namespace cuda {
  * \brief FFT of vectors of fft_size items on the GPU (cuFFT), as fft.fft_vcc / fft_vfc.
  * \ingroup cuda
  *
- * Input: vectors of fft_size complex items (float items with real_input). Output: vectors of
- * fft_size complex bins, not normalised. A window, when given, has fft_size taps and
- * multiplies the input. With shift, a forward transform's output is fft-shifted (DC in the
- * middle) and an inverse transform's input is shifted back first, as fft_vcc does.
+ * Input: vectors of fft_size complex items (float items with real_input). Output: vectors
+ * of fft_size complex bins, not normalised. A window, when given, has fft_size taps and
+ * multiplies the input. With shift, a forward transform's output is fft-shifted (DC in
+ * the middle) and an inverse transform's input is shifted back first, as fft_vcc does.
  */
 class CUDA_API fft : virtual public gr::sync_block
 {

@@ -24,7 +24,8 @@ class CUDA_API null_source : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<null_source> sptr;
-    static sptr make(size_t sizeof_stream_item, size_t num_outputs = 1, bool memset = true);
+    static sptr
+    make(size_t sizeof_stream_item, size_t num_outputs = 1, bool memset = true);
 };
 
 } // namespace cuda

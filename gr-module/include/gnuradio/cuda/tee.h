@@ -13,13 +13,13 @@ namespace gr {
 namespace cuda {
 
 /*!
- * \brief Copies its input to two outputs: the way to feed GPU and CPU blocks from one output.
- * \ingroup cuda
+ * \brief Copies its input to two outputs: the way to feed GPU and CPU blocks from one
+ * output. \ingroup cuda
  *
- * GNU Radio 3.10 gives each output one transfer type, so one output cannot feed GPU and CPU
- * blocks. With gpu=true the tee's ports are in GPU memory: put it after a GPU block and
- * connect GPU blocks to one output and CPU blocks to the other. With gpu=false its ports are
- * in host memory: put it after a CPU block in the same way.
+ * GNU Radio 3.10 gives each output one transfer type, so one output cannot feed GPU and
+ * CPU blocks. With gpu=true the tee's ports are in GPU memory: put it after a GPU block
+ * and connect GPU blocks to one output and CPU blocks to the other. With gpu=false its
+ * ports are in host memory: put it after a CPU block in the same way.
  */
 class CUDA_API tee : virtual public gr::sync_block
 {

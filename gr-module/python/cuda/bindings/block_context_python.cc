@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// gr::cuda::block_context for Python GPU blocks (gnuradio/cuda/python_blocks.py): the block's
-// stream and its registration with the cuda_buffers of a gateway block's ports.
+// gr::cuda::block_context for Python GPU blocks (gnuradio/cuda/python_blocks.py): the
+// block's stream and its registration with the cuda_buffers of a gateway block's ports.
 
 #include <pybind11/pybind11.h>
 
@@ -14,17 +14,18 @@ namespace py = pybind11;
 
 void bind_block_context(py::module& m)
 {
-    // GNU Radio calls a Python block from its own thread through pybind11, which creates a
-    // Python thread state for the call and destroys it after, when nothing else holds it:
-    // tens of microseconds per work() call. A block holds its thread's state from start() to
-    // stop() (both run in that thread) so that every call finds it.
+    // GNU Radio calls a Python block from its own thread through pybind11, which creates
+    // a Python thread state for the call and destroys it after, when nothing else holds
+    // it: tens of microseconds per work() call. A block holds its thread's state from
+    // start() to stop() (both run in that thread) so that every call finds it.
     m.def(
         "hold_python_thread_state",
         [] {
             py::gil_scoped_acquire acquire;
             acquire.inc_ref();
         },
-        "Keeps the calling thread's Python thread state until release_python_thread_state() "
+        "Keeps the calling thread's Python thread state until "
+        "release_python_thread_state() "
         "is called from the same thread.");
     m.def(
         "release_python_thread_state",
@@ -35,20 +36,23 @@ void bind_block_context(py::module& m)
         "Undoes hold_python_thread_state(); call from the thread that held it.");
 
     using gr::cuda::block_context;
-    py::class_<block_context>(m,
-                              "block_context",
-                              "A GPU block's CUDA stream and its registration with the "
-                              "cuda_buffers on its ports (one per block; used by the block's "
-                              "own thread).")
+    py::class_<block_context>(
+        m,
+        "block_context",
+        "A GPU block's CUDA stream and its registration with the "
+        "cuda_buffers on its ports (one per block; used by the block's "
+        "own thread).")
         .def(py::init<>())
         .def("stream_handle",
              &block_context::stream_handle,
-             "The stream as an integer CUstream (cudaStream_t); 0 on the simulated backend.")
+             "The stream as an integer CUstream (cudaStream_t); 0 on the simulated "
+             "backend.")
         .def(
             "attach",
             [](block_context& self, const gr::block_sptr& block) { self.attach(*block); },
             py::arg("block"),
-            "Registers the stream with the buffers of the block's ports (call from start()).")
+            "Registers the stream with the buffers of the block's ports (call from "
+            "start()).")
         .def(
             "report_consumed",
             [](block_context& self, const gr::block_sptr& block, int port, int nitems) {
@@ -57,7 +61,8 @@ void bind_block_context(py::module& m)
             py::arg("block"),
             py::arg("port"),
             py::arg("nitems"),
-            "Input port's next nitems items are read by work already enqueued on the stream: "
+            "Input port's next nitems items are read by work already enqueued on the "
+            "stream: "
             "call before consume() hands them back to the writer.")
         .def("synchronize",
              &block_context::synchronize,

@@ -11,8 +11,8 @@ namespace py = pybind11;
 
 void bind_cuda_buffer(py::module& m)
 {
-    // By reference: a copy of a buffer type is sliced to the base class, whose make_buffer()
-    // returns nothing, and GNU Radio crashes at start().
+    // By reference: a copy of a buffer type is sliced to the base class, whose
+    // make_buffer() returns nothing, and GNU Radio crashes at start().
     m.attr("cuda_buffer_type") =
         py::cast(&gr::cuda::cuda_buffer::type, py::return_value_policy::reference);
     m.def("simulated",

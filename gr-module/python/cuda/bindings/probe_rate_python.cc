@@ -13,7 +13,9 @@ void bind_probe_rate(py::module& m)
 {
     using block = gr::cuda::probe_rate;
     py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
-        m, "probe_rate", "Measures the item rate of a GPU stream; publishes it on port 'rate'.")
+        m,
+        "probe_rate",
+        "Measures the item rate of a GPU stream; publishes it on port 'rate'.")
         .def(py::init(&block::make),
              py::arg("itemsize"),
              py::arg("update_rate_ms") = 500.0,

@@ -17,6 +17,8 @@ void bind_stream_to_vector(py::module& m)
                gr::block,
                gr::basic_block,
                std::shared_ptr<block>>(
-        m, "stream_to_vector", "Groups nitems_per_block items into one vector, in GPU memory.")
+        m,
+        "stream_to_vector",
+        "Groups nitems_per_block items into one vector, in GPU memory.")
         .def(py::init(&block::make), py::arg("itemsize"), py::arg("nitems_per_block"));
 }

@@ -17,6 +17,8 @@ void bind_vector_to_stream(py::module& m)
                gr::block,
                gr::basic_block,
                std::shared_ptr<block>>(
-        m, "vector_to_stream", "Splits each vector into nitems_per_block items, in GPU memory.")
+        m,
+        "vector_to_stream",
+        "Splits each vector into nitems_per_block items, in GPU memory.")
         .def(py::init(&block::make), py::arg("itemsize"), py::arg("nitems_per_block"));
 }

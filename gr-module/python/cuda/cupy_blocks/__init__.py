@@ -28,6 +28,17 @@ from .repeat import repeat_cupy
 from .sig_source import sig_source_cupy
 from .vector_source import vector_source_cupy
 
-__all__ = ["add_cupy", "complex_to_mag_cupy", "complex_to_mag_squared_cupy", "const_source_cupy",
-           "fft_cupy", "multiply_const_cupy", "nlog10_cupy", "noise_source_cupy",
-           "random_uniform_source_cupy", "repeat_cupy", "sig_source_cupy", "vector_source_cupy"]
+__all__ = [
+    "add_cupy",
+    "complex_to_mag_cupy",
+    "complex_to_mag_squared_cupy",
+    "const_source_cupy",
+    "fft_cupy",
+    "multiply_const_cupy",
+    "nlog10_cupy",
+    "noise_source_cupy",
+    "random_uniform_source_cupy",
+    "repeat_cupy",
+    "sig_source_cupy",
+    "vector_source_cupy",
+]

@@ -14,8 +14,9 @@ class complex_to_mag_cupy(sync_block):
 
     def __init__(self, vlen=1):
         vlen = checked_elements_per_item("complex_to_mag_cupy", "vlen", vlen, 8)
-        sync_block.__init__(self, "complex_to_mag_cupy", [item_type(numpy.complex64, vlen)],
-                            [item_type(numpy.float32, vlen)])
+        sync_block.__init__(
+            self, "complex_to_mag_cupy", [item_type(numpy.complex64, vlen)], [item_type(numpy.float32, vlen)]
+        )
 
     def work(self, input_items, output_items):
         self.xp.abs(input_items[0], out=output_items[0])

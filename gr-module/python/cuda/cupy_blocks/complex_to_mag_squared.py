@@ -15,8 +15,9 @@ class complex_to_mag_squared_cupy(sync_block):
     def __init__(self, vlen=1):
         vlen = checked_elements_per_item("complex_to_mag_squared_cupy", "vlen", vlen, 8)
         item_shape = () if vlen == 1 else (vlen,)
-        sync_block.__init__(self, "complex_to_mag_squared_cupy", [item_type(numpy.complex64, vlen)],
-                            [item_type(numpy.float32, vlen)])
+        sync_block.__init__(
+            self, "complex_to_mag_squared_cupy", [item_type(numpy.complex64, vlen)], [item_type(numpy.float32, vlen)]
+        )
         self._imag_squared = scratch_buffer(self.xp, numpy.float32, item_shape)
 
     def work(self, input_items, output_items):

@@ -29,8 +29,7 @@ class fft_cupy(sync_block):
         fft_size = checked_count("fft_cupy", "fft_size", fft_size, 1, MAX_FFT_SIZE)
         taps = numpy.asarray([] if window is None else window, numpy.float32).ravel()
         if len(taps) not in (0, fft_size):
-            raise ValueError(f"fft_cupy: window must have fft_size ({fft_size}) taps, or none, "
-                             f"got {len(taps)}")
+            raise ValueError(f"fft_cupy: window must have fft_size ({fft_size}) taps, or none, got {len(taps)}")
         if not numpy.isfinite(taps).all():
             tap = int(numpy.flatnonzero(~numpy.isfinite(taps))[0])
             raise ValueError(f"fft_cupy: window taps must be finite, got {taps[tap]} at tap {tap}")
@@ -64,8 +63,8 @@ class fft_cupy(sync_block):
             spectrum = self._spectrum.get(len(out))
             self._transform(source, spectrum)
             half = (self._fft_size + 1) // 2
-            out[:, :self._fft_size - half] = spectrum[:, half:]
-            out[:, self._fft_size - half:] = spectrum[:, :half]
+            out[:, : self._fft_size - half] = spectrum[:, half:]
+            out[:, self._fft_size - half :] = spectrum[:, :half]
         else:
             self._transform(source, out)
         return batch

@@ -17,8 +17,7 @@ _UNIFORM = int(analog.GR_UNIFORM)
 _GAUSSIAN = int(analog.GR_GAUSSIAN)
 _LAPLACIAN = int(analog.GR_LAPLACIAN)
 _IMPULSE = int(analog.GR_IMPULSE)
-_NOISE_NAMES = {_UNIFORM: "GR_UNIFORM", _GAUSSIAN: "GR_GAUSSIAN",
-                _LAPLACIAN: "GR_LAPLACIAN", _IMPULSE: "GR_IMPULSE"}
+_NOISE_NAMES = {_UNIFORM: "GR_UNIFORM", _GAUSSIAN: "GR_GAUSSIAN", _LAPLACIAN: "GR_LAPLACIAN", _IMPULSE: "GR_IMPULSE"}
 
 # GNU Radio's impulse noise: sqrt(2) times an exponential draw, kept only above this level.
 _IMPULSE_LEVEL = 9.0
@@ -28,14 +27,17 @@ def _checked_noise_type(noise_type, dtype):
     try:
         value = int(noise_type)
     except (TypeError, ValueError):
-        raise TypeError(f"noise_source_cupy: noise_type must be one of analog.GR_UNIFORM, "
-                        f"GR_GAUSSIAN, GR_LAPLACIAN or GR_IMPULSE, not {noise_type!r}") from None
+        raise TypeError(
+            f"noise_source_cupy: noise_type must be one of analog.GR_UNIFORM, "
+            f"GR_GAUSSIAN, GR_LAPLACIAN or GR_IMPULSE, not {noise_type!r}"
+        ) from None
     if value not in _NOISE_NAMES:
-        raise ValueError(f"noise_source_cupy: noise_type must be one of analog.GR_UNIFORM, "
-                         f"GR_GAUSSIAN, GR_LAPLACIAN or GR_IMPULSE, not {noise_type!r}")
+        raise ValueError(
+            f"noise_source_cupy: noise_type must be one of analog.GR_UNIFORM, "
+            f"GR_GAUSSIAN, GR_LAPLACIAN or GR_IMPULSE, not {noise_type!r}"
+        )
     if dtype.kind == "c" and value not in (_UNIFORM, _GAUSSIAN):
-        raise ValueError(f"noise_source_cupy: complex64 noise is GR_UNIFORM or GR_GAUSSIAN, "
-                         f"not {_NOISE_NAMES[value]}")
+        raise ValueError(f"noise_source_cupy: complex64 noise is GR_UNIFORM or GR_GAUSSIAN, not {_NOISE_NAMES[value]}")
     return value
 
 
@@ -73,8 +75,7 @@ class noise_source_cupy(sync_block):
         return float(self._amplitude)
 
     def set_amplitude(self, amplitude):
-        self._amplitude = checked_scalar("noise_source_cupy", "amplitude", amplitude,
-                                         numpy.dtype(numpy.float32))
+        self._amplitude = checked_scalar("noise_source_cupy", "amplitude", amplitude, numpy.dtype(numpy.float32))
 
     def work(self, input_items, output_items):
         out = output_items[0]

@@ -4,7 +4,6 @@
 """Random values for the random sources of the CuPy block library, the same sequence for a
 seed whatever the sizes of the work() calls."""
 
-
 # Random values are drawn this many at a time (see chunked_draws).
 DRAW_CHUNK = 1 << 20
 
@@ -36,10 +35,10 @@ class chunked_draws:
             if self._kind != kind or self._used == len(self._chunk):
                 self._chunk, self._kind, self._used = draw(self._rng), kind, 0
             count = min(len(self._chunk) - self._used, len(out) - position)
-            values = self._chunk[self._used:self._used + count]
+            values = self._chunk[self._used : self._used + count]
             if scale is None:
-                out[position:position + count] = values
+                out[position : position + count] = values
             else:
-                self._xp.multiply(values, scale, out=out[position:position + count])
+                self._xp.multiply(values, scale, out=out[position : position + count])
             self._used += count
             position += count

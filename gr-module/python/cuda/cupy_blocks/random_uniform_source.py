@@ -33,9 +33,11 @@ class random_uniform_source_cupy(sync_block):
         maximum = _checked_int("random_uniform_source_cupy", "maximum", maximum)
         info = numpy.iinfo(dtype)
         if not info.min <= minimum < maximum <= info.max + 1:
-            raise ValueError(f"random_uniform_source_cupy: [minimum, maximum) = [{minimum}, "
-                             f"{maximum}) must hold a value and fit in {dtype.name} "
-                             f"({info.min} to {info.max})")
+            raise ValueError(
+                f"random_uniform_source_cupy: [minimum, maximum) = [{minimum}, "
+                f"{maximum}) must hold a value and fit in {dtype.name} "
+                f"({info.min} to {info.max})"
+            )
         seed = checked_count("random_uniform_source_cupy", "seed", seed, minimum=0, maximum=None)
         sync_block.__init__(self, "random_uniform_source_cupy", None, [dtype])
         self._dtype = dtype
@@ -45,6 +47,7 @@ class random_uniform_source_cupy(sync_block):
 
     def work(self, input_items, output_items):
         out = output_items[0]
-        self._draws.take(out, "integers", lambda rng: rng.integers(
-            self._minimum, self._maximum, size=DRAW_CHUNK, dtype=self._dtype))
+        self._draws.take(
+            out, "integers", lambda rng: rng.integers(self._minimum, self._maximum, size=DRAW_CHUNK, dtype=self._dtype)
+        )
         return len(out)

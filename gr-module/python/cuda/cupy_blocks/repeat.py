@@ -59,7 +59,8 @@ class repeat_cupy(basic_block):
         except ValueError as error:
             self.gateway.logger.error(
                 f"interpolation message {pmt.write_string(msg)} ignored ({error}): expected a "
-                "positive integer, or a pair (interpolation . positive integer)")
+                "positive integer, or a pair (interpolation . positive integer)"
+            )
 
     def forecast(self, noutput_items, ninputs):
         needed = max(noutput_items - self._left, 0)
@@ -78,7 +79,7 @@ class repeat_cupy(basic_block):
 
         full = min((room - produced) // interp, len(source))
         if full:
-            copies = out[produced:produced + full * interp]
+            copies = out[produced : produced + full * interp]
             copies.reshape((full, interp) + self._item_shape)[...] = source[:full, None]
             produced += full * interp
         consumed = full

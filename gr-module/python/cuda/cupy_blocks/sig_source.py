@@ -22,8 +22,7 @@ from .support import checked_positive, checked_real
 
 _TYPES = {np.dtype(np.complex64): True, np.dtype(np.float32): False}
 _BLOCK = "sig_source_cupy"
-_WAVEFORMS = ("GR_CONST_WAVE", "GR_SIN_WAVE", "GR_COS_WAVE", "GR_SQR_WAVE", "GR_TRI_WAVE",
-              "GR_SAW_WAVE")
+_WAVEFORMS = ("GR_CONST_WAVE", "GR_SIN_WAVE", "GR_COS_WAVE", "GR_SQR_WAVE", "GR_TRI_WAVE", "GR_SAW_WAVE")
 _WAVEFORM_VALUES = {int(getattr(analog, name)) for name in _WAVEFORMS}
 
 
@@ -48,8 +47,7 @@ def _checked_offset(offset, complex_output):
         checked_real(_BLOCK, "offset", value.imag)
         return offset
     if isinstance(offset, numbers.Complex) and not isinstance(offset, numbers.Real):
-        raise TypeError(f"{_BLOCK}: offset {offset!r} is complex; float32 output takes a real "
-                        "offset")
+        raise TypeError(f"{_BLOCK}: offset {offset!r} is complex; float32 output takes a real offset")
     return checked_real(_BLOCK, "offset", offset)
 
 
@@ -61,8 +59,16 @@ class sig_source_cupy(sync_block):
     dict with any of "freq", "ampl", "offset" and "phase", as analog's does.
     """
 
-    def __init__(self, sampling_freq=1.0, waveform=analog.GR_COS_WAVE, frequency=1000.0, amplitude=1.0,
-                 offset=0.0, phase=0.0, dtype=np.complex64):
+    def __init__(
+        self,
+        sampling_freq=1.0,
+        waveform=analog.GR_COS_WAVE,
+        frequency=1000.0,
+        amplitude=1.0,
+        offset=0.0,
+        phase=0.0,
+        dtype=np.complex64,
+    ):
         dtype = np.dtype(dtype)
         if dtype not in _TYPES:
             raise ValueError(f"sig_source_cupy makes complex64 or float32 samples, not {dtype}")
@@ -90,8 +96,12 @@ class sig_source_cupy(sync_block):
         return len(out)
 
     def _handle_command(self, message):
-        commands = {"freq": self.set_frequency, "ampl": self.set_amplitude,
-                    "offset": self.set_offset, "phase": self.set_phase}
+        commands = {
+            "freq": self.set_frequency,
+            "ampl": self.set_amplitude,
+            "offset": self.set_offset,
+            "phase": self.set_phase,
+        }
         if not pmt.is_dict(message):
             self.logger.warn(f"cmd: expected a dict with keys {sorted(commands)}, got {message}")
             return

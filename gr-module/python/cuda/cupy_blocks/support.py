@@ -60,17 +60,23 @@ def checked_count(block, what, value, minimum=1, maximum=MAX_INT, after_max=""):
         if value < minimum:
             raise ValueError(f"{block}: {what} must be at least {minimum}, got {value}")
     elif not minimum <= value <= maximum:
-        raise ValueError(f"{block}: {what} must be between {limit_text(minimum)} and "
-                         f"{limit_text(maximum)}{after_max}, got {value}")
+        raise ValueError(
+            f"{block}: {what} must be between {limit_text(minimum)} and {limit_text(maximum)}{after_max}, got {value}"
+        )
     return value
 
 
 def checked_elements_per_item(block, what, value, element_size):
     """\\p value elements of \\p element_size bytes make one item (vlen, fft_size): at least
     1, and the item fits GNU Radio's int item size."""
-    return checked_count(block, what, value, 1, MAX_ITEM_SIZE // element_size,
-                         f" ({what} * {element_size} bytes must fit GNU Radio's largest item, "
-                         f"{limit_text(MAX_ITEM_SIZE)} bytes)")
+    return checked_count(
+        block,
+        what,
+        value,
+        1,
+        MAX_ITEM_SIZE // element_size,
+        f" ({what} * {element_size} bytes must fit GNU Radio's largest item, {limit_text(MAX_ITEM_SIZE)} bytes)",
+    )
 
 
 def checked_real(block, what, value):
@@ -114,8 +120,7 @@ def checked_scalar(block, what, value, dtype):
         raise TypeError(f"{block}: {what} for {dtype.name} must be an integer, not {value!r}")
     info = numpy.iinfo(dtype)
     if not info.min <= int(value) <= info.max:
-        raise ValueError(f"{block}: {what} {value} does not fit in {dtype.name} "
-                         f"({info.min} to {info.max})")
+        raise ValueError(f"{block}: {what} {value} does not fit in {dtype.name} ({info.min} to {info.max})")
     return dtype.type(int(value))
 
 
@@ -126,8 +131,7 @@ def _finite(block, what, value, converted, dtype):
         finite = numpy.isfinite(converted)
     if not finite:
         if all(math.isfinite(part) for part in (complex(value).real, complex(value).imag)):
-            raise ValueError(f"{block}: {what} {value!r} does not fit in {dtype.name} "
-                             f"(it becomes {converted})")
+            raise ValueError(f"{block}: {what} {value!r} does not fit in {dtype.name} (it becomes {converted})")
         raise ValueError(f"{block}: {what} must be finite, got {value!r}")
     return converted
 

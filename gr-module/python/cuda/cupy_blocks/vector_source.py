@@ -19,20 +19,22 @@ def _fill_periodic(flat, period, start):
     """flat[i] = period[(start + i) % len(period)], in at most three copies."""
     size, total = len(period), len(flat)
     head = min(size - start, total)
-    flat[:head] = period[start:start + head]
+    flat[:head] = period[start : start + head]
     whole = (total - head) // size
     end = head + whole * size
     if whole:
         flat[head:end].reshape(whole, size)[...] = period
-    flat[end:] = period[:total - end]
+    flat[end:] = period[: total - end]
 
 
 def _checked_tags(block, tags):
     tags = list(tags or ())
     for tag in tags:
         if not isinstance(tag, gr.tag_t):
-            raise TypeError(f"{block}: tags must be gr.tag_t objects (gr.tag_utils.python_to_tag "
-                            f"makes them), not {type(tag).__name__}")
+            raise TypeError(
+                f"{block}: tags must be gr.tag_t objects (gr.tag_utils.python_to_tag "
+                f"makes them), not {type(tag).__name__}"
+            )
     return [(int(tag.offset), tag.key, tag.value, tag.srcid) for tag in tags]
 
 
@@ -72,16 +74,17 @@ class vector_source_cupy(sync_block):
         convertible = {"c": "biufc", "f": "biuf", "i": "biu", "u": "biu"}[self._dtype.kind]
         # An empty list is float64 to NumPy, but has no values to convert.
         if host.size and host.dtype.kind not in convertible:
-            raise TypeError(f"vector_source_cupy: data of {host.dtype} cannot become "
-                            f"{self._dtype.name}")
+            raise TypeError(f"vector_source_cupy: data of {host.dtype} cannot become {self._dtype.name}")
         if self._dtype.kind in "iu" and host.size:
             info = numpy.iinfo(self._dtype)
             if host.min() < info.min or host.max() > info.max:
-                raise ValueError(f"vector_source_cupy: data outside the {self._dtype.name} range "
-                                 f"({info.min} to {info.max})")
+                raise ValueError(
+                    f"vector_source_cupy: data outside the {self._dtype.name} range ({info.min} to {info.max})"
+                )
         if len(host) % self._vlen:
-            raise ValueError(f"vector_source_cupy: the data length ({len(host)}) must be a "
-                             f"multiple of vlen ({self._vlen})")
+            raise ValueError(
+                f"vector_source_cupy: the data length ({len(host)}) must be a multiple of vlen ({self._vlen})"
+            )
         return host
 
     def _install(self, host, tags):
@@ -107,7 +110,7 @@ class vector_source_cupy(sync_block):
                     self._add_repeated_tags(tags, offset // vlen, size // vlen, len(out))
                 return len(out)
             count = min(size - offset, len(flat))
-            flat[:count] = data[offset:offset + count]
+            flat[:count] = data[offset : offset + count]
             self._offset = offset + count
             # As blocks.vector_source does: the tag offsets are compared with positions in
             # the data counted in scalars (also for vectors) and used as item offsets.

@@ -38,8 +38,7 @@ class qa_scale_offset_ff(gr_unittest.TestCase):
             data = self.random(n)
             result = self.run_graph(data, cudaexample.scale_offset_ff(-1.75, 0.3))
             self.assertEqual(len(result), n)
-            np.testing.assert_allclose(result, scale_offset(data, -1.75, 0.3),
-                                       rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
+            np.testing.assert_allclose(result, scale_offset(data, -1.75, 0.3), rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
 
     def test_large_work_calls(self):
         # Buffers of 2^20 items, so that work() gets more items per call than the block's
@@ -63,8 +62,7 @@ class qa_scale_offset_ff(gr_unittest.TestCase):
             cuda.multiply_const_ff(-3.0),
             cudaexample.scale_offset_ff(1.25, 4.0),
         )
-        expected = scale_offset(scale_offset(data * np.float32(2.0), 0.5, -1.0) * np.float32(-3.0),
-                                1.25, 4.0)
+        expected = scale_offset(scale_offset(data * np.float32(2.0), 0.5, -1.0) * np.float32(-3.0), 1.25, 4.0)
         np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-5)
 
     def test_set_scale_and_offset_between_runs(self):
@@ -76,8 +74,7 @@ class qa_scale_offset_ff(gr_unittest.TestCase):
         sink = blocks.vector_sink_f()
         tb.connect(source, block, sink)
         tb.run()
-        np.testing.assert_allclose(np.array(sink.data()), scale_offset(data, 2.0, 1.0),
-                                   rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(np.array(sink.data()), scale_offset(data, 2.0, 1.0), rtol=1e-6, atol=1e-6)
 
         block.set_scale(-0.25)
         block.set_offset(7.5)
@@ -85,8 +82,7 @@ class qa_scale_offset_ff(gr_unittest.TestCase):
         source.rewind()
         sink.reset()
         tb.run()
-        np.testing.assert_allclose(np.array(sink.data()), scale_offset(data, -0.25, 7.5),
-                                   rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(np.array(sink.data()), scale_offset(data, -0.25, 7.5), rtol=1e-6, atol=1e-6)
 
 
 if __name__ == "__main__":

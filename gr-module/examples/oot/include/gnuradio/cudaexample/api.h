@@ -8,7 +8,8 @@
 
 #include <gnuradio/attributes.h>
 
-// CMake defines gnuradio_cudaexample_EXPORTS while it builds the gnuradio-cudaexample target.
+// CMake defines gnuradio_cudaexample_EXPORTS while it builds the gnuradio-cudaexample
+// target.
 #ifdef gnuradio_cudaexample_EXPORTS
 #define CUDAEXAMPLE_API __GR_ATTR_EXPORT
 #else

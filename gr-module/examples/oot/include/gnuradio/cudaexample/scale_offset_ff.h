@@ -16,9 +16,9 @@ namespace cudaexample {
  * \brief out = in * scale + offset for floats, on the GPU.
  * \ingroup cudaexample
  *
- * Input and output are gr-cuda buffers (device memory): connected to CPU blocks, GNU Radio
- * copies the data to and from the GPU; connected to gr-cuda blocks (or GPU blocks of any
- * module built on gr-cuda), the data stays on the GPU.
+ * Input and output are gr-cuda buffers (device memory): connected to CPU blocks, GNU
+ * Radio copies the data to and from the GPU; connected to gr-cuda blocks (or GPU blocks
+ * of any module built on gr-cuda), the data stays on the GPU.
  */
 class CUDAEXAMPLE_API scale_offset_ff : virtual public gr::sync_block
 {
