@@ -62,7 +62,7 @@ fn raw_copy(device: &Device, settings: &Settings, chunk: usize, to_device: bool,
         for _ in 0..calls {
             unsafe { stream.copy_async(destination, source, chunk).unwrap() };
             if event_per_copy {
-                event.record(&stream).unwrap();
+                stream.record(&event).unwrap();
             }
         }
         stream.synchronize().unwrap();

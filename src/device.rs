@@ -13,6 +13,7 @@
 //! on standard error.
 
 use crate::error::{DriverResultExt, Error, ErrorKind, Result};
+use crate::memory::host_mapping;
 use crate::simulated;
 use cudarc::driver::{CudaContext, result, sys};
 use std::sync::{Arc, Mutex, Once};
@@ -99,7 +100,17 @@ impl Device {
                 format!("device ordinal {ordinal} does not exist: the simulated backend has one device, ordinal 0"),
             ));
         }
-        Ok(Device(Arc::new(DeviceShared { context: None, info: simulated::device_info() })))
+        let info = DeviceInfo {
+            backend: Backend::Simulated,
+            ordinal: 0,
+            name: simulated::DEVICE_NAME.to_string(),
+            compute_capability: (0, 0),
+            multiprocessor_count: std::thread::available_parallelism().map_or(1, |n| n.get() as i32),
+            total_memory: simulated::TOTAL_MEMORY,
+            vmm_supported: true,
+            ring_granularity: host_mapping::page_size(),
+        };
+        Ok(Device(Arc::new(DeviceShared { context: None, info })))
     }
 
     fn open_cuda(ordinal: usize) -> Result<Device> {
@@ -252,8 +263,7 @@ fn cuda_device_info(context: &Arc<CudaContext>) -> Result<DeviceInfo> {
         A::CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED,
         "cuDeviceGetAttribute(VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED)",
     )? != 0;
-    let ring_granularity =
-        if vmm_supported { crate::memory::device_ring::vmm_granularity(context.cu_device())? } else { 0 };
+    let ring_granularity = if vmm_supported { vmm_granularity(context.cu_device())? } else { 0 };
     Ok(DeviceInfo {
         backend: Backend::Cuda,
         ordinal: context.ordinal(),
@@ -267,4 +277,29 @@ fn cuda_device_info(context: &Arc<CudaContext>) -> Result<DeviceInfo> {
         vmm_supported,
         ring_granularity,
     })
+}
+
+/// The properties of a pinned VMM allocation on `device`, as rings are made.
+pub(crate) fn allocation_properties(device: sys::CUdevice) -> sys::CUmemAllocationProp {
+    let mut properties: sys::CUmemAllocationProp = unsafe { std::mem::zeroed() };
+    properties.type_ = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+    properties.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    properties.location.id = device;
+    properties
+}
+
+/// The minimum VMM allocation granularity of `device`: every ring is a multiple of it.
+pub(crate) fn vmm_granularity(device: sys::CUdevice) -> Result<usize> {
+    let properties = allocation_properties(device);
+    let mut granularity = 0usize;
+    unsafe {
+        sys::cuMemGetAllocationGranularity(
+            &mut granularity,
+            &properties,
+            sys::CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_MINIMUM,
+        )
+    }
+    .result()
+    .during("cuMemGetAllocationGranularity")?;
+    Ok(granularity)
 }

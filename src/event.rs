@@ -11,7 +11,6 @@
 
 use crate::device::Device;
 use crate::error::{DriverResultExt, Error, Result};
-use crate::stream::Stream;
 use cudarc::driver::{result, sys};
 
 /// How the host waits for an event.
@@ -66,22 +65,6 @@ impl Event {
 
     pub(crate) fn raw(&self) -> sys::CUevent {
         self.raw
-    }
-
-    /// Marks the current end of `stream`'s work. The stream must be on the event's device.
-    pub fn record(&self, stream: &Stream) -> Result<()> {
-        if !self.device.is_same_device(stream.device()) {
-            return Err(Error::invalid_argument(format!(
-                "the event belongs to {} but the stream to {}: record an event on a stream of its own device",
-                self.device.describe(),
-                stream.device().describe()
-            )));
-        }
-        if self.device.is_simulated() {
-            return Ok(());
-        }
-        self.device.bind()?;
-        unsafe { result::event::record(self.raw, stream.raw()) }.during("cuEventRecord")
     }
 
     /// Blocks the calling thread until the latest record is complete, spinning, sleeping or

@@ -285,5 +285,5 @@ unsafe fn cuda_execute(
         FftKind::RealForward => unsafe { result::exec_r2c(handle, input as *mut sys::cufftReal, output) },
     }
     .map_err(|e| cufft_error(&format!("cuFFT {kind:?} transform (size {size}, batch {batch})"), e))?;
-    plan.last_execution.record(stream)
+    stream.record(&plan.last_execution)
 }

@@ -1,40 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! The simulated backend's device description and memory accounting.
+//! The simulated backend's device facts and memory accounting.
 //!
 //! On the simulated backend "device memory" is ordinary host memory and kernels run on the CPU
 //! (see `kernels::cpu`). This module holds the little state the backend needs: the bytes it
 //! has handed out as device memory, so that `Device::free_memory` falls when buffers are
 //! created and comes back when they are freed, exactly as leak tests expect of a GPU.
 
-use crate::device::{Backend, DeviceInfo};
 use crate::error::{Error, ErrorKind, Result};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The memory the simulated device pretends to have.
-const SIMULATED_TOTAL_MEMORY: usize = 16 << 30;
+pub(crate) const TOTAL_MEMORY: usize = 16 << 30;
+
+/// The simulated device's name, as `DeviceInfo::name` reports it.
+pub(crate) const DEVICE_NAME: &str = "simulated device (CPU)";
 
 static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
 
-pub(crate) fn page_size() -> usize {
-    unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
-}
-
-pub(crate) fn device_info() -> DeviceInfo {
-    DeviceInfo {
-        backend: Backend::Simulated,
-        ordinal: 0,
-        name: "simulated device (CPU)".to_string(),
-        compute_capability: (0, 0),
-        multiprocessor_count: std::thread::available_parallelism().map_or(1, |n| n.get() as i32),
-        total_memory: SIMULATED_TOTAL_MEMORY,
-        vmm_supported: true,
-        ring_granularity: page_size(),
-    }
-}
-
 pub(crate) fn free_memory() -> usize {
-    SIMULATED_TOTAL_MEMORY.saturating_sub(ALLOCATED.load(Ordering::Relaxed))
+    TOTAL_MEMORY.saturating_sub(ALLOCATED.load(Ordering::Relaxed))
 }
 
 /// Reserves `bytes` of the simulated device memory, failing as cuMemAlloc would when the
@@ -42,7 +27,7 @@ pub(crate) fn free_memory() -> usize {
 pub(crate) fn account_allocation(bytes: usize) -> Result<()> {
     ALLOCATED
         .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |allocated| {
-            allocated.checked_add(bytes).filter(|&total| total <= SIMULATED_TOTAL_MEMORY)
+            allocated.checked_add(bytes).filter(|&total| total <= TOTAL_MEMORY)
         })
         .map(|_| ())
         .map_err(|allocated| {
@@ -51,8 +36,8 @@ pub(crate) fn account_allocation(bytes: usize) -> Result<()> {
                 format!(
                     "out of simulated device memory allocating {bytes} bytes ({} of {} bytes free); \
                      free device memory or ask for smaller buffers",
-                    SIMULATED_TOTAL_MEMORY.saturating_sub(allocated),
-                    SIMULATED_TOTAL_MEMORY
+                    TOTAL_MEMORY.saturating_sub(allocated),
+                    TOTAL_MEMORY
                 ),
             )
         })

@@ -63,6 +63,23 @@ impl Stream {
     /// Makes work enqueued after this call wait, on the GPU, for the event's latest record.
     /// The calling thread does not wait. The event may come from another CUDA device, but not
     /// from another backend.
+    /// Marks the current end of this stream's work in `event` (replacing its previous
+    /// record). The event must be on the stream's device.
+    pub fn record(&self, event: &Event) -> Result<()> {
+        if !self.device.is_same_device(event.device()) {
+            return Err(Error::invalid_argument(format!(
+                "the event belongs to {} but the stream to {}: record an event on a stream of its own device",
+                event.device().describe(),
+                self.device.describe()
+            )));
+        }
+        if self.device.is_simulated() {
+            return Ok(());
+        }
+        self.device.bind()?;
+        unsafe { result::event::record(event.raw(), self.raw) }.during("cuEventRecord")
+    }
+
     pub fn wait(&self, event: &Event) -> Result<()> {
         if self.device.backend() != event.device().backend() {
             return Err(Error::invalid_argument(format!(

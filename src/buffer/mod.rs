@@ -345,7 +345,7 @@ impl Buffer {
             (TransferType::DeviceToHost, Some(copy_stream)) => {
                 if let Some(writer_stream) = &writer_stream {
                     let writer = lock(&self.writer);
-                    writer.done.record(writer_stream)?;
+                    writer_stream.record(&writer.done)?;
                     copy_stream.wait(&writer.done)?;
                 }
                 self.copy(transfer, span, copy_stream)?;

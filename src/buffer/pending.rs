@@ -66,7 +66,7 @@ impl PendingWork {
         }
         let sequence = self.recorded;
         let record = &mut self.records[self.next];
-        record.event.record(stream)?;
+        stream.record(&record.event)?;
         record.span = span;
         record.sequence = sequence;
         record.pending = true;

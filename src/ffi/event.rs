@@ -57,7 +57,7 @@ pub extern "C" fn grcuda_event_free(event: *mut grcuda_event) {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_event_record(event: *const grcuda_event, stream: *const grcuda_stream) -> grcuda_status {
-    guard(|| borrow(event, "event")?.event.record(&borrow(stream, "stream")?.stream))
+    guard(|| borrow(stream, "stream")?.stream.record(&borrow(event, "event")?.event))
 }
 
 /// Blocks the calling thread until the event's latest record is complete.

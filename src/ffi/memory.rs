@@ -40,7 +40,7 @@ impl Storage {
                 Ok(Storage::DeviceRing(DeviceRing::new(device, ring_bytes(device.info().ring_granularity)?)?))
             }
             GRCUDA_MEMORY_HOST_RING => {
-                Ok(Storage::HostRing(HostRing::new(device, ring_bytes(crate::simulated::page_size())?)?))
+                Ok(Storage::HostRing(HostRing::new(device, ring_bytes(crate::memory::host_mapping::page_size())?)?))
             }
             other => Err(Error::invalid_argument(format!(
                 "memory kind {other} is unknown: use GRCUDA_MEMORY_DEVICE (0), GRCUDA_MEMORY_PINNED_HOST (1), \

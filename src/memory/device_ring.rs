@@ -8,7 +8,7 @@
 //! twice. The ring starts zeroed, as GNU Radio's own buffers do. On the simulated backend the
 //! ring is double-mapped host memory.
 
-use crate::device::Device;
+use crate::device::{Device, allocation_properties};
 use crate::error::{DriverResultExt, Error, ErrorKind, Result};
 use crate::memory::host_mapping::DoubleMappedHost;
 use crate::simulated;
@@ -94,30 +94,6 @@ struct VmmParts {
     reserved: sys::CUdeviceptr,
     handle: Option<sys::CUmemGenericAllocationHandle>,
     mapped_halves: usize,
-}
-
-fn allocation_properties(device: sys::CUdevice) -> sys::CUmemAllocationProp {
-    let mut properties: sys::CUmemAllocationProp = unsafe { std::mem::zeroed() };
-    properties.type_ = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
-    properties.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
-    properties.location.id = device;
-    properties
-}
-
-/// The minimum VMM allocation granularity of `device`: every ring is a multiple of it.
-pub(crate) fn vmm_granularity(device: sys::CUdevice) -> Result<usize> {
-    let properties = allocation_properties(device);
-    let mut granularity = 0usize;
-    unsafe {
-        sys::cuMemGetAllocationGranularity(
-            &mut granularity,
-            &properties,
-            sys::CUmemAllocationGranularity_flags::CU_MEM_ALLOC_GRANULARITY_MINIMUM,
-        )
-    }
-    .result()
-    .during("cuMemGetAllocationGranularity")?;
-    Ok(granularity)
 }
 
 impl VmmParts {

@@ -6,6 +6,11 @@
 
 use crate::error::{Error, ErrorKind, Result};
 
+/// The host's page size: the granularity of host mappings (and of simulated device rings).
+pub(crate) fn page_size() -> usize {
+    unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
+}
+
 /// The error of a failed system call on a ring of `size` bytes; running out of memory (or of
 /// address space under a limit) says how big the ring was and what to do.
 fn mapping_error(what: &str, size: usize) -> Error {
@@ -36,7 +41,7 @@ unsafe impl Sync for DoubleMappedHost {}
 impl DoubleMappedHost {
     /// Maps `size` bytes twice. `size` must be a multiple of the page size.
     pub fn new(size: usize) -> Result<Self> {
-        let page = crate::simulated::page_size();
+        let page = page_size();
         if size == 0 || size % page != 0 {
             return Err(Error::invalid_argument(format!(
                 "a double-mapped host ring must be a non-zero multiple of the {page}-byte page size, not {size} bytes"
@@ -106,7 +111,7 @@ mod tests {
 
     #[test]
     fn second_half_aliases_first() {
-        let page = crate::simulated::page_size();
+        let page = page_size();
         let ring = DoubleMappedHost::new(2 * page).unwrap();
         unsafe {
             *ring.base().add(5) = 42;
