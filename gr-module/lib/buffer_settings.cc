@@ -63,10 +63,7 @@ size_t ring_floor_bytes()
             " is negative: use a size in bytes (0 sizes rings as "
             "GNU Radio asks)");
     }
-    if (floor == 0) {
-        return 0;
-    }
-    return std::min(static_cast<size_t>(floor), ring_share_bytes());
+    return static_cast<size_t>(floor);
 }
 
 size_t ring_share_bytes()

@@ -20,11 +20,10 @@ namespace cuda {
  * - host_wait: how GNU Radio's threads wait for the GPU: adaptive (the default: poll for
  *   50 us, then sleep), spin or block. $GRCUDA_HOST_WAIT, where set, takes precedence.
  * - ring_floor_bytes: the least a buffer's ring holds (default 64 MiB on a GPU, 1 MiB on
- *   the simulated backend), so that a GPU block
- *   that falls behind takes many upstream calls' worth of items in one call (GNU Radio
- *   lets a call fill half a ring). Never more than 1/64 of the device memory free when
- * the buffer is made; 0 sizes rings as GNU Radio asks (its buffer_size preference, 32
- * KiB).
+ *   the simulated backend), so that a GPU block that falls behind takes many upstream
+ *   calls' worth of items in one call (GNU Radio lets a call fill half a ring).
+ * cuda_buffer takes at most ring_share_bytes() of it; 0 sizes rings as GNU Radio asks
+ * (its buffer_size preference, 32 KiB).
  *
  * A value that is not one of these is refused with std::invalid_argument naming the
  * option.

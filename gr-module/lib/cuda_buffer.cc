@@ -57,17 +57,15 @@ std::string mixed_readers_message(const std::string& writer,
     const std::string fix =
         writer_on_gpu
             ? "connect the CPU blocks through a GPU block of their own: " + writer +
-                  " -> cuda.copy -> CPU blocks (or a cuda.tee with one output for each "
-                  "side)"
+                  " -> cuda.copy -> CPU blocks (or a cuda.tee with one output for "
+                  "each side)"
             : "connect the GPU blocks through a CPU block of their own: " + writer +
                   " -> blocks.copy -> GPU blocks (or a cuda.tee(itemsize, gpu=False) "
-                  "with one "
-                  "output for each side)";
+                  "with one output for each side)";
     return "gr-cuda: " + writer + " feeds both " + (readers_on_gpu ? "GPU" : "CPU") +
            " blocks (" + readers + ") and " + added +
            " from one output, which GNU Radio 3.10 cannot run: each output has one "
-           "transfer "
-           "type. Fix: " +
+           "transfer type. Fix: " +
            fix + ".";
 }
 
@@ -117,12 +115,10 @@ void check_replacement(const gr::block_sptr& writer,
                              " feeds several GPU blocks from one output (" +
                              gpu_reader->identifier() +
                              " is one), which GNU Radio 3.10 cannot run (all but one "
-                             "would wait forever). Fix: "
-                             "connect " +
+                             "would wait forever). Fix: connect " +
                              writer->identifier() +
                              " to a single GPU block, e.g. a cuda.copy, and fan out from "
-                             "that block: GPU-to-GPU "
-                             "fan-out works.");
+                             "that block: GPU-to-GPU fan-out works.");
 }
 
 //! The blocks whose call cap gr-cuda raised (by unique_id()): GNU Radio marks every cap
@@ -214,10 +210,14 @@ bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
     // Passive batching: a ring of at least ring_floor_bytes(), whatever GNU Radio asks
     // for (its 32 KiB default is a few vectors), so that a block that falls behind
     // catches up in large calls, while one that keeps up still takes what is there.
+    // Neither the floor nor a capped writer's calls take more than ring_share_bytes().
+    const size_t wanted_items =
+        std::max(ring_floor_bytes() / sizeof_item, d_capped_calls_items);
     const size_t ring_items =
-        std::max({ final_nitems,
-                   ring_floor_bytes() / sizeof_item,
-                   std::min(d_capped_calls_items, ring_share_bytes() / sizeof_item) });
+        wanted_items == 0
+            ? final_nitems
+            : std::max(final_nitems,
+                       std::min(wanted_items, ring_share_bytes() / sizeof_item));
     const grcuda_status status =
         grcuda_buffer_new(device(), sizeof_item, ring_items, host_wait_mode(), &d_handle);
     if (status != GRCUDA_STATUS_OK) {
@@ -269,12 +269,10 @@ std::string side_change_message(const std::string& writer, bool now_on_gpu)
            (now_on_gpu ? "CPU" : "GPU") +
            " blocks read it before; GNU Radio 3.10 keeps a running block's output buffer "
            "across unlock(), and a GPU buffer keeps the side of its readers. Fix: stop() "
-           "and "
-           "wait() the flowgraph, reconnect, and start() it again, or keep a block on "
-           "the old "
-           "side where the new blocks connect (cuda.copy for GPU readers, blocks.copy "
-           "for CPU "
-           "readers).";
+           "and wait() the flowgraph, reconnect, and start() it again, or keep a block "
+           "on "
+           "the old side where the new blocks connect (cuda.copy for GPU readers, "
+           "blocks.copy for CPU readers).";
 }
 
 } // namespace

@@ -24,6 +24,11 @@ const SIMULATED_MAPPING_THRESHOLD: usize = 1 << 20;
 /// aligned).
 const SIMULATED_ALIGNMENT: usize = 256;
 
+/// The layout of a simulated heap allocation (below `SIMULATED_MAPPING_THRESHOLD`).
+fn simulated_heap_layout(bytes: usize) -> std::alloc::Layout {
+    std::alloc::Layout::from_size_align(bytes, SIMULATED_ALIGNMENT).expect("a small layout")
+}
+
 /// `bytes` of zeroed host memory standing in for `what`. Large allocations are anonymous
 /// mappings, whose pages are zero-filled when first touched, so they cost nothing up front:
 /// std's `alloc_zeroed` writes every byte when the alignment exceeds malloc's, which commits
@@ -31,8 +36,7 @@ const SIMULATED_ALIGNMENT: usize = 256;
 /// of a status coming back.
 fn simulated_allocate(bytes: usize, what: &str) -> Result<u64> {
     if bytes < SIMULATED_MAPPING_THRESHOLD {
-        let layout = std::alloc::Layout::from_size_align(bytes, SIMULATED_ALIGNMENT).expect("a small layout");
-        let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
+        let pointer = unsafe { std::alloc::alloc_zeroed(simulated_heap_layout(bytes)) };
         if pointer.is_null() {
             return Err(fallible::out_of_host_memory(what, Some(bytes)));
         }
@@ -56,8 +60,7 @@ fn simulated_allocate(bytes: usize, what: &str) -> Result<u64> {
 
 fn simulated_free(address: u64, bytes: usize) {
     if bytes < SIMULATED_MAPPING_THRESHOLD {
-        let layout = std::alloc::Layout::from_size_align(bytes, SIMULATED_ALIGNMENT).expect("a small layout");
-        unsafe { std::alloc::dealloc(address as *mut u8, layout) };
+        unsafe { std::alloc::dealloc(address as *mut u8, simulated_heap_layout(bytes)) };
     } else {
         unsafe { libc::munmap(address as *mut libc::c_void, bytes) };
     }
