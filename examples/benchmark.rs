@@ -104,9 +104,10 @@ fn buffered_copy(device: &Device, settings: &Settings, chunk: usize, to_device: 
         // The GPU reader works on one call's worth per work() (a block whose output is the same
         // size); the CPU reader takes every item already copied, so the copies stay queued.
         let want = if to_device { items } else { u64::MAX };
+        let reader_handle = edge.buffer.reader(reader).unwrap();
         while let Some((index, available)) = edge.wait_items(reader, want) {
             let n = if to_device { available } else { support::pipeline::published(&edge.buffer, index, available) };
-            edge.buffer.consume(reader, index, n as usize).unwrap();
+            edge.buffer.consume(&reader_handle, index, n as usize).unwrap();
             edge.release(reader, n);
         }
         writer.join().unwrap();
@@ -160,7 +161,7 @@ fn protocol_cost_table(device: &Device, settings: &Settings) {
         let begun = Instant::now();
         buffer.post_work(index, 4096).unwrap();
         let posted = Instant::now();
-        buffer.consume(reader, index, 4096).unwrap();
+        buffer.consume(&reader, index, 4096).unwrap();
         let consumed = Instant::now();
         timings[0] += begun - started;
         timings[1] += posted - begun;
@@ -228,9 +229,9 @@ fn driven_multiply(device: &Device, settings: &Settings, items: usize, host_wait
             second.begin_write(index, items).unwrap();
             let (input, output) = (first.reader_pointer(index).unwrap(), second.writer_pointer(index).unwrap());
             unsafe { kernels::multiply_const(&streams[1], input, output, items, 1.5f32).unwrap() };
-            first.consume(multiply_reader, index, items).unwrap();
+            first.consume(&multiply_reader, index, items).unwrap();
             second.post_work(index, items).unwrap();
-            second.consume(sink_reader, index, items).unwrap();
+            second.consume(&sink_reader, index, items).unwrap();
         }
         streams.iter().for_each(|s| s.synchronize().unwrap());
         started.elapsed()
@@ -269,13 +270,14 @@ fn buffered_multiply(device: &Device, settings: &Settings, items: usize, host_wa
         let multiply = {
             let (first, second, stream) = (first.clone(), second.clone(), streams[1].clone());
             thread::spawn(move || {
+                let multiply_handle = first.buffer.reader(multiply_reader).unwrap();
                 while let Some((read_index, available)) = first.wait_items(multiply_reader, items as u64) {
                     let (write_index, n) = second.wait_space(available);
                     second.buffer.begin_write(write_index, n as usize).unwrap();
                     let input = first.buffer.reader_pointer(read_index).unwrap();
                     let output = second.buffer.writer_pointer(write_index).unwrap();
                     unsafe { kernels::multiply_const(&stream, input, output, n as usize, 1.5f32).unwrap() };
-                    first.buffer.consume(multiply_reader, read_index, n as usize).unwrap();
+                    first.buffer.consume(&multiply_handle, read_index, n as usize).unwrap();
                     first.release(multiply_reader, n);
                     second.buffer.post_work(write_index, n as usize).unwrap();
                     second.publish(n);
@@ -283,8 +285,9 @@ fn buffered_multiply(device: &Device, settings: &Settings, items: usize, host_wa
                 second.finish();
             })
         };
+        let sink_handle = second.buffer.reader(sink_reader).unwrap();
         while let Some((index, n)) = second.wait_items(sink_reader, u64::MAX) {
-            second.buffer.consume(sink_reader, index, n as usize).unwrap();
+            second.buffer.consume(&sink_handle, index, n as usize).unwrap();
             second.release(sink_reader, n);
         }
         source.join().unwrap();

@@ -129,6 +129,7 @@ fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edg
     let spectrum = DeviceAllocation::new(device, BATCH * FFT_SIZE * 8).unwrap();
     let power = DeviceAllocation::new(device, BATCH * FFT_SIZE * 4).unwrap();
     let vector = FFT_SIZE as u64;
+    let reader_handle = input.buffer.reader(reader).unwrap();
     while let Some((read_index, available)) = input.wait_items_in_multiples(reader, (BATCH * FFT_SIZE) as u64, vector) {
         let (write_index, n) = output.wait_space_in_multiples(available, vector);
         let (n, vectors) = (n as usize, n as usize / FFT_SIZE);
@@ -142,7 +143,7 @@ fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edg
             kernels::magnitude_squared(stream, spectrum.address(), power.address(), n).unwrap();
             kernels::nlog10(stream, power.address(), decibels, n, 10.0, 0.0).unwrap();
         }
-        input.buffer.consume(reader, read_index, n).unwrap();
+        input.buffer.consume(&reader_handle, read_index, n).unwrap();
         input.release(reader, n as u64);
         output.buffer.post_work(write_index, n).unwrap();
         output.publish(n as u64);
@@ -156,6 +157,7 @@ fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edg
 fn cpu_sink(input: &Edge, reader: usize) -> Vec<f64> {
     let mut sum = vec![0f64; FFT_SIZE];
     let mut count = 0usize;
+    let reader_handle = input.buffer.reader(reader).unwrap();
     while let Some((index, n)) = input.wait_items_in_multiples(reader, (BATCH * FFT_SIZE) as u64, FFT_SIZE as u64) {
         input.buffer.wait_published(index, n as usize).unwrap();
         let pointer = input.buffer.reader_pointer(index).unwrap() as *const f32;
@@ -164,7 +166,7 @@ fn cpu_sink(input: &Edge, reader: usize) -> Vec<f64> {
             sum.iter_mut().zip(spectrum).for_each(|(s, &db)| *s += db as f64);
             count += 1;
         }
-        input.buffer.consume(reader, index, n as usize).unwrap();
+        input.buffer.consume(&reader_handle, index, n as usize).unwrap();
         input.release(reader, n);
     }
     sum.iter().map(|s| s / count as f64).collect()

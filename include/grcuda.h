@@ -33,11 +33,12 @@
  * - Functions taking a const handle may run concurrently on the same object; functions taking
  *   a non-const handle must not run concurrently with any other call on that object.
  * - A buffer is shared by threads in fixed roles: the writer's thread calls begin_write and
- *   post_work, each reader's thread calls consume and wait_published, and setup calls
- *   (set_transfer_type, add_reader, set_*_stream) happen before the flowgraph runs.
- * - Nothing blocks the calling thread except *_synchronize, *_wait_published, a CPU writer's
- *   begin_write, and post_work/consume when GRCUDA_MAX_RECORDS_IN_FLIGHT records are still
- *   in flight.
+ *   post_work, each reader's thread calls begin_read, consume (or grcuda_block_consume) and
+ *   wait_published, and setup calls (set_transfer_type, add_reader, set_*_stream,
+ *   grcuda_block_attach_ports) happen before the flowgraph runs.
+ * - Nothing blocks the calling thread except *_synchronize, *_wait_published, a CPU reader's
+ *   begin_read, a CPU writer's begin_write, and post_work/consume when
+ *   GRCUDA_MAX_RECORDS_IN_FLIGHT records are still in flight.
  */
 
 #define GRCUDA_VERSION_MAJOR 0
@@ -50,11 +51,6 @@
 #  define GRCUDA_MUST_USE
 #endif
 
-
-/**
- * Records in flight per ring before the recording thread waits.
- */
-#define SLOTS 16
 
 /**
  * Transfer type: a CPU block writes host memory; GPU blocks read device memory.
@@ -246,34 +242,6 @@ typedef struct grcuda_memory grcuda_memory;
 typedef struct grcuda_stream grcuda_stream;
 
 /**
- * What a block is about to write on one output port (see grcuda_block_begin_work()).
- */
-typedef struct grcuda_write_request {
-    /**
-     * GNU Radio's write index of the output buffer.
-     */
-    size_t write_index;
-    /**
-     * The most items work() may write (e.g. noutput_items).
-     */
-    size_t max_items;
-} grcuda_write_request;
-
-/**
- * What a block consumed on one input port (see grcuda_block_end_work()).
- */
-typedef struct grcuda_consumption {
-    /**
-     * GNU Radio's read index of this input before the consumption.
-     */
-    size_t read_index;
-    /**
-     * Items consumed.
-     */
-    size_t nitems;
-} grcuda_consumption;
-
-/**
  * What a device is and can do.
  */
 typedef struct grcuda_device_info {
@@ -350,46 +318,33 @@ const struct grcuda_stream *grcuda_block_stream(const struct grcuda_block *block
 uint64_t grcuda_block_stream_handle(const struct grcuda_block *block);
 
 /**
- * Registers the block as a reader of `buffer` with its stream; returns the input port number
- * (ports are numbered in attach order).
+ * Sets the block's ports, from its start(): `inputs[i]` is the buffer feeding input port i
+ * and `outputs[i]` the buffer output port i writes, in GNU Radio's port order; NULL entries
+ * are ports without a gr-cuda buffer. Set each buffer's transfer type first: the block
+ * registers its stream as reader or writer except on ports in host memory (inputs of
+ * device-to-host buffers, outputs of host-to-device buffers). Calling it again (a restart)
+ * keeps the registration of ports whose buffer is unchanged and releases buffers that left.
+ * Call it while the block's thread is not running work(). The block and the buffers keep
+ * each other's streams alive; free them in any order.
  */
 GRCUDA_MUST_USE
-enum grcuda_status grcuda_block_attach_input(struct grcuda_block *block,
-                                             const struct grcuda_buffer *buffer,
-                                             size_t *port_out);
+enum grcuda_status grcuda_block_attach_ports(struct grcuda_block *block,
+                                             const struct grcuda_buffer *const *inputs,
+                                             size_t ninputs,
+                                             const struct grcuda_buffer *const *outputs,
+                                             size_t noutputs);
 
 /**
- * Makes the block the writer of `buffer` with its stream; returns the output port number.
+ * The block's thread, after work() enqueued all its work that reads `nitems` items from
+ * `read_index` (GNU Radio's read index of input `port` before it consumes them): records
+ * when those reads complete, so that the writer upstream waits for them before overwriting
+ * the items. Ports in host memory record nothing; `nitems` 0 does nothing.
  */
 GRCUDA_MUST_USE
-enum grcuda_status grcuda_block_attach_output(struct grcuda_block *block,
-                                              const struct grcuda_buffer *buffer,
-                                              size_t *port_out);
-
-/**
- * The reader id of input `port` in its buffer (for grcuda_buffer_consume()).
- */
-GRCUDA_MUST_USE
-enum grcuda_status grcuda_block_input_reader(const struct grcuda_block *block,
-                                             size_t port,
-                                             size_t *reader_out);
-
-/**
- * Before work(): one request per attached output port, in port order. Makes the block's
- * stream wait (on the GPU) until earlier reads of the spans it will write are done.
- */
-GRCUDA_MUST_USE
-enum grcuda_status grcuda_block_begin_work(const struct grcuda_block *block,
-                                           const struct grcuda_write_request *writes,
-                                           size_t count);
-
-/**
- * After work() enqueued its kernels: one entry per attached input port, in port order.
- */
-GRCUDA_MUST_USE
-enum grcuda_status grcuda_block_end_work(const struct grcuda_block *block,
-                                         const struct grcuda_consumption *consumed,
-                                         size_t count);
+enum grcuda_status grcuda_block_consume(const struct grcuda_block *block,
+                                        size_t port,
+                                        size_t read_index,
+                                        size_t nitems);
 
 /**
  * Blocks until all work on the block's stream is complete (call it from stop()).
@@ -431,6 +386,11 @@ size_t grcuda_buffer_item_size(const struct grcuda_buffer *buffer);
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_buffer_set_transfer_type(const struct grcuda_buffer *buffer,
                                                    uint32_t transfer_type);
+
+/**
+ * The transfer type (GRCUDA_TRANSFER_*), or 0 while it is not set.
+ */
+uint32_t grcuda_buffer_transfer_type(const struct grcuda_buffer *buffer);
 
 /**
  * Sets the writer's stream; NULL means the writer is a CPU block or a GPU block that
@@ -477,6 +437,17 @@ GRCUDA_MUST_USE
 enum grcuda_status grcuda_buffer_reader_pointer(const struct grcuda_buffer *buffer,
                                                 size_t index,
                                                 const void **pointer_out);
+
+/**
+ * Reader thread, before reading from `read_index` (GNU Radio's _read_pointer() hook): the
+ * readers' pointer to that item, as grcuda_buffer_reader_pointer(). On device-to-host edges,
+ * whose readers are CPU blocks reading host memory, it first blocks until the copies of
+ * everything posted past `read_index` are done.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_buffer_begin_read(const struct grcuda_buffer *buffer,
+                                            size_t read_index,
+                                            const void **pointer_out);
 
 /**
  * Writer thread, before writing up to `nitems` items from `write_index`: makes the writer

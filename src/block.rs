@@ -2,15 +2,21 @@
 
 //! The block work-wrapper: what a GPU block holds and calls around its work().
 //!
-//! A [`Block`] owns the block's non-blocking stream and knows the buffers on its ports: it is
-//! the writer of its output buffers and a reader of its input buffers, registered with its
-//! stream. Around each work() call the block (or the buffer hooks, for it) calls
-//! [`Block::begin_work`] before enqueuing kernels on [`Block::stream`], and
-//! [`Block::end_work`] after, reporting what it consumed. `post_work` on each output buffer
-//! stays with GNU Radio's hook, which runs after work() returns. One block is used by one
-//! thread at a time (GNU Radio's thread for that block).
+//! A [`Block`] owns the block's non-blocking stream and a table of its ports, numbered as GNU
+//! Radio numbers them. [`Block::attach_ports`] (at every start()) makes the block the writer of
+//! its output buffers and a reader of its input buffers, with its stream, and applies the rule
+//! for ports in host memory: an input of a device-to-host buffer, or an output of a
+//! host-to-device buffer, is read or written by the CPU and registers no stream. After work()
+//! enqueued its kernels, [`Block::consume`] reports what it consumed on each input, so that the
+//! writer upstream waits for those reads before overwriting them.
+//!
+//! The writer side needs no call here: GNU Radio calls the output buffers' `begin_write` and
+//! `post_work` hooks for every writer, GPU block or CPU block alike.
+//!
+//! One block is used by one thread at a time: GNU Radio's control thread at start() and stop(),
+//! the block's own thread in between.
 
-use crate::buffer::{Buffer, ReaderId};
+use crate::buffer::{Buffer, ReaderHandle, TransferType};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::stream::Stream;
@@ -18,31 +24,25 @@ use std::sync::Arc;
 
 pub struct Block {
     stream: Arc<Stream>,
-    inputs: Vec<Input>,
-    outputs: Vec<Arc<Buffer>>,
+    inputs: Vec<InputPort>,
+    outputs: Vec<OutputPort>,
 }
 
-struct Input {
-    buffer: Arc<Buffer>,
-    reader: ReaderId,
+/// An input port: `Host` when no gr-cuda buffer feeds it, or when its buffer's readers read
+/// host memory.
+enum InputPort {
+    Host,
+    Device { buffer: Arc<Buffer>, reader: ReaderHandle },
 }
 
-/// What a block is about to write on one output port.
-#[derive(Clone, Copy, Debug)]
-pub struct WriteRequest {
-    pub write_index: usize,
-    pub max_items: usize,
-}
-
-/// What a block consumed on one input port.
-#[derive(Clone, Copy, Debug)]
-pub struct Consumption {
-    pub read_index: usize,
-    pub nitems: usize,
+/// An output port: `Host` when it writes no gr-cuda buffer, or writes one's host ring.
+enum OutputPort {
+    Host,
+    Device(Arc<Buffer>),
 }
 
 impl Block {
-    /// A block with a new non-blocking stream on `device`.
+    /// A block with a new non-blocking stream on `device` and no ports.
     pub fn new(device: &Device) -> Result<Block> {
         Ok(Block { stream: Arc::new(Stream::new(device)?), inputs: Vec::new(), outputs: Vec::new() })
     }
@@ -51,52 +51,82 @@ impl Block {
         &self.stream
     }
 
-    /// Registers this block as a reader of `buffer`; returns the input port number.
-    pub fn attach_input(&mut self, buffer: Arc<Buffer>) -> Result<usize> {
-        let reader = buffer.add_reader(Some(self.stream.clone()))?;
-        self.inputs.push(Input { buffer, reader });
-        Ok(self.inputs.len() - 1)
+    /// Sets the block's ports: one entry per input and per output port, in port order; `None`
+    /// for a port without a gr-cuda buffer. A port whose buffer is unchanged keeps its
+    /// registration; a buffer that left a port is released (its recorded reads complete first),
+    /// and a new one is registered with the block's stream unless the port is in host memory.
+    /// Buffers on another device than the block are refused before anything changes.
+    pub fn attach_ports(&mut self, inputs: &[Option<Arc<Buffer>>], outputs: &[Option<Arc<Buffer>>]) -> Result<()> {
+        for buffer in inputs.iter().chain(outputs).flatten() {
+            buffer.check_stream_device(&self.stream)?;
+        }
+        let kept: Vec<bool> = inputs
+            .iter()
+            .enumerate()
+            .map(|(port, buffer)| matches!((self.inputs.get(port), buffer), (Some(old), Some(new)) if old.holds(new)))
+            .collect();
+        let mut registered = Vec::new();
+        for (port, buffer) in inputs.iter().enumerate() {
+            let Some(buffer) = buffer.as_ref().filter(|b| !kept[port] && !reads_host_memory(b)) else {
+                continue;
+            };
+            match buffer.add_reader(Some(self.stream.clone())) {
+                Ok(reader) => registered.push((port, InputPort::Device { buffer: buffer.clone(), reader })),
+                Err(error) => {
+                    for (_, input) in registered {
+                        input.release()?;
+                    }
+                    return Err(error);
+                }
+            }
+        }
+
+        let mut old_inputs = std::mem::take(&mut self.inputs);
+        let mut registered = registered.into_iter().peekable();
+        for port in 0..inputs.len() {
+            self.inputs.push(if kept[port] {
+                std::mem::replace(&mut old_inputs[port], InputPort::Host)
+            } else if registered.peek().is_some_and(|(registered_port, _)| *registered_port == port) {
+                registered.next().expect("peeked").1
+            } else {
+                InputPort::Host
+            });
+        }
+        for old in old_inputs {
+            old.release()?;
+        }
+
+        let old_outputs = std::mem::take(&mut self.outputs);
+        for buffer in outputs {
+            self.outputs.push(match buffer {
+                Some(buffer) if !buffer.transfer_type().is_some_and(TransferType::writer_on_host) => {
+                    buffer.set_writer_stream(Some(self.stream.clone()))?;
+                    OutputPort::Device(buffer.clone())
+                }
+                _ => OutputPort::Host,
+            });
+        }
+        for old in old_outputs {
+            if let OutputPort::Device(buffer) = old
+                && !self.outputs.iter().any(|port| matches!(port, OutputPort::Device(b) if Arc::ptr_eq(b, &buffer)))
+            {
+                buffer.set_writer_stream(None)?;
+            }
+        }
+        Ok(())
     }
 
-    /// Makes this block the writer of `buffer`; returns the output port number.
-    pub fn attach_output(&mut self, buffer: Arc<Buffer>) -> Result<usize> {
-        buffer.set_writer_stream(Some(self.stream.clone()))?;
-        self.outputs.push(buffer);
-        Ok(self.outputs.len() - 1)
-    }
-
-    /// The reader id of input `port` in its buffer.
-    pub fn input_reader(&self, port: usize) -> Result<ReaderId> {
-        Ok(self.input(port)?.reader)
-    }
-
-    fn input(&self, port: usize) -> Result<&Input> {
-        self.inputs.get(port).ok_or_else(|| {
-            Error::invalid_argument(format!(
-                "input port {port} does not exist: the block has {} input(s)",
+    /// After work() enqueued all its work reading `nitems` items from `read_index` on input
+    /// `port`: records when those reads complete. Ports in host memory record nothing.
+    pub fn consume(&self, port: usize, read_index: usize, nitems: usize) -> Result<()> {
+        match self.inputs.get(port) {
+            Some(InputPort::Device { buffer, reader }) => buffer.consume(reader, read_index, nitems),
+            Some(InputPort::Host) => Ok(()),
+            None => Err(Error::invalid_argument(format!(
+                "input port {port} does not exist: the block has {} input port(s) (attach_ports sets them)",
                 self.inputs.len()
-            ))
-        })
-    }
-
-    /// Before work(): orders this block's stream after every earlier read of the spans it is
-    /// about to write. One request per output port, in port order.
-    pub fn begin_work(&self, writes: impl ExactSizeIterator<Item = WriteRequest>) -> Result<()> {
-        check_port_count("begin_work", "output", writes.len(), self.outputs.len())?;
-        for (buffer, write) in self.outputs.iter().zip(writes) {
-            buffer.begin_write(write.write_index, write.max_items)?;
+            ))),
         }
-        Ok(())
-    }
-
-    /// After work() enqueued its kernels: reports what was consumed on each input port, in
-    /// port order, so writers upstream wait for these reads before overwriting.
-    pub fn end_work(&self, consumed: impl ExactSizeIterator<Item = Consumption>) -> Result<()> {
-        check_port_count("end_work", "input", consumed.len(), self.inputs.len())?;
-        for (input, consumption) in self.inputs.iter().zip(consumed) {
-            input.buffer.consume(input.reader, consumption.read_index, consumption.nitems)?;
-        }
-        Ok(())
     }
 
     /// Blocks until everything enqueued on the block's stream is complete (at stop()).
@@ -105,11 +135,64 @@ impl Block {
     }
 }
 
-fn check_port_count(call: &str, kind: &str, given: usize, attached: usize) -> Result<()> {
-    if given != attached {
-        return Err(Error::invalid_argument(format!(
-            "{call} got {given} {kind} port entries but the block has {attached} {kind}(s) attached"
-        )));
+/// Readers of device-to-host buffers are CPU blocks: a GPU block's port there is in host memory.
+fn reads_host_memory(buffer: &Buffer) -> bool {
+    buffer.transfer_type().is_some_and(TransferType::readers_on_host)
+}
+
+impl InputPort {
+    fn holds(&self, candidate: &Arc<Buffer>) -> bool {
+        matches!(self, InputPort::Device { buffer, .. } if Arc::ptr_eq(buffer, candidate))
     }
-    Ok(())
+
+    /// Gives up the port's registration, once its recorded reads are complete.
+    fn release(self) -> Result<()> {
+        match self {
+            InputPort::Device { buffer, reader } => buffer.set_reader_stream(&reader, None),
+            InputPort::Host => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::BackendChoice;
+    use crate::event::HostWait;
+
+    fn buffer(device: &Device, transfer: TransferType) -> Arc<Buffer> {
+        let buffer = Buffer::new(device, 4, 1024, HostWait::Spin).unwrap();
+        buffer.set_transfer_type(transfer).unwrap();
+        Arc::new(buffer)
+    }
+
+    fn reader_count(buffer: &Buffer) -> usize {
+        (0..).find(|&id| buffer.reader(id).is_err()).unwrap()
+    }
+
+    #[test]
+    fn ports_keep_their_registration_across_restarts_and_release_buffers_that_left() {
+        let device = Device::open(0, BackendChoice::Simulated).unwrap();
+        let mut block = Block::new(&device).unwrap();
+        let (first, second) =
+            (buffer(&device, TransferType::DeviceToDevice), buffer(&device, TransferType::DeviceToDevice));
+        let to_host = buffer(&device, TransferType::DeviceToHost);
+        block.attach_ports(&[Some(first.clone()), None, Some(to_host.clone())], &[Some(second.clone())]).unwrap();
+        assert_eq!((reader_count(&first), reader_count(&to_host)), (1, 0), "a host port registers nothing");
+        block.consume(0, 10, 5).unwrap();
+        block.consume(1, 10, 5).unwrap();
+        block.consume(2, 10, 5).unwrap();
+        assert!(block.consume(3, 0, 1).unwrap_err().to_string().contains("input port 3 does not exist"));
+
+        block.attach_ports(&[Some(first.clone()), None, Some(to_host.clone())], &[Some(second.clone())]).unwrap();
+        assert_eq!(reader_count(&first), 1, "a restart keeps the port's reader");
+
+        block.attach_ports(&[Some(second.clone())], &[]).unwrap();
+        assert_eq!(reader_count(&second), 1);
+        // The reader that left stays registered without a stream: posts no longer order the
+        // block's stream, and its reads were complete before it was released.
+        let left = first.reader(0).unwrap();
+        assert!(first.consume(&left, 0, 1).is_ok());
+        assert!(second.consume(&left, 0, 1).unwrap_err().to_string().contains("belongs to another buffer"));
+    }
 }

@@ -8,10 +8,27 @@
 #include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
-#include <memory>
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace cuda {
+
+namespace {
+
+//! The cuda_buffer behind \p buffer, wired (its transfer type passed to libgrcuda), or
+//! nullptr for any other buffer.
+const grcuda_buffer* wired_handle(const gr::buffer_sptr& buffer)
+{
+    auto* device_buffer = dynamic_cast<cuda_buffer*>(buffer.get());
+    if (!device_buffer) {
+        return nullptr;
+    }
+    device_buffer->wire();
+    return device_buffer->handle();
+}
+
+} // namespace
 
 block_context::block_context()
 {
@@ -33,25 +50,36 @@ const grcuda_stream* block_context::stream() const
 void block_context::attach(gr::block& self)
 {
     const gr::block_detail_sptr detail = self.detail();
+    std::vector<const grcuda_buffer*> outputs;
     for (int port = 0; port < detail->noutputs(); port++) {
-        if (auto buffer = std::dynamic_pointer_cast<cuda_buffer>(detail->output(port))) {
-            buffer->attach_writer(stream());
-        }
+        outputs.push_back(wired_handle(detail->output(port)));
     }
+    std::vector<const grcuda_buffer*> inputs;
+    d_inputs.clear();
     for (int port = 0; port < detail->ninputs(); port++) {
         const gr::buffer_reader_sptr reader = detail->input(port);
-        if (auto buffer = std::dynamic_pointer_cast<cuda_buffer>(reader->buffer())) {
-            buffer->attach_reader(reader.get(), stream());
-        }
+        d_inputs.push_back(reader.get());
+        inputs.push_back(wired_handle(reader->buffer()));
     }
+    check(grcuda_block_attach_ports(
+              d_block, inputs.data(), inputs.size(), outputs.data(), outputs.size()),
+          ("gr-cuda: attaching " + self.identifier() + " to its buffers").c_str());
 }
 
-void block_context::report_consumed(gr::block& self, int port, int nitems)
+void block_context::report_consumed(int port, int nitems)
 {
-    const gr::buffer_reader_sptr reader = self.detail()->input(port);
-    if (auto buffer = std::dynamic_pointer_cast<cuda_buffer>(reader->buffer())) {
-        buffer->report_consumed(reader.get(), nitems);
+    if (port < 0 || static_cast<size_t>(port) >= d_inputs.size()) {
+        throw std::out_of_range("gr-cuda: report_consumed for input port " +
+                                std::to_string(port) + ", but the block has " +
+                                std::to_string(d_inputs.size()) +
+                                " input port(s) since its start()");
     }
+    if (nitems <= 0) {
+        return;
+    }
+    // Only this block's thread moves its read index, so reading it needs no lock.
+    check(grcuda_block_consume(d_block, port, d_inputs[port]->get_read_index(), nitems),
+          "gr-cuda: report_consumed");
 }
 
 void block_context::synchronize()

@@ -5,12 +5,13 @@
 
 // cuda_buffer forwards GNU Radio's buffer hooks to libgrcuda (see the class comment).
 // Which thread calls what: the control thread constructs the buffer and sets the transfer
-// type; the writer's thread calls write_pointer() and post_work(); each reader's thread
-// calls _read_pointer() and report_consumed(); space_available() runs with the buffer
-// mutex held. This follows GNU Radio 3.10.5.1's checklist for custom buffers: derive from
-// buffer_single_mapped, allocate in the constructor, drop the owner reference (it leaks
-// the buffer otherwise), never realign, tolerate DEFAULT_INVALID, and provide
-// get_buffer_type().
+// type (wire(), from the start() of the GPU blocks on its edge); the writer's thread
+// calls write_pointer() and post_work(); each reader's thread calls _read_pointer();
+// space_available() runs with the buffer mutex held. GPU readers report their consumption
+// to libgrcuda through their own block_context, not through this class. This follows GNU
+// Radio 3.10.5.1's checklist for custom buffers: derive from buffer_single_mapped,
+// allocate in the constructor, drop the owner reference (it leaks the buffer otherwise),
+// never realign, tolerate DEFAULT_INVALID, and provide get_buffer_type().
 
 #include "buffer_settings.h"
 #include <gnuradio/block.h>
@@ -334,8 +335,22 @@ void cuda_buffer::note_reader_edge()
         }
     }
     std::lock_guard<std::mutex> guard(d_wiring_mutex);
-    if (d_wired.load(std::memory_order_relaxed) && added != d_edge_type) {
+    if (d_wired.load(std::memory_order_relaxed) && added != wired_type()) {
         throw std::runtime_error(side_change_message(link()->identifier(), added_on_gpu));
+    }
+}
+
+gr::transfer_type cuda_buffer::wired_type() const
+{
+    switch (grcuda_buffer_transfer_type(d_handle)) {
+    case GRCUDA_TRANSFER_HOST_TO_DEVICE:
+        return gr::transfer_type::HOST_TO_DEVICE;
+    case GRCUDA_TRANSFER_DEVICE_TO_HOST:
+        return gr::transfer_type::DEVICE_TO_HOST;
+    case GRCUDA_TRANSFER_DEVICE_TO_DEVICE:
+        return gr::transfer_type::DEVICE_TO_DEVICE;
+    default:
+        return gr::transfer_type::DEFAULT_INVALID;
     }
 }
 
@@ -360,7 +375,7 @@ void cuda_buffer::wire()
     }
     const gr::transfer_type type = edge_type(writer_gpu, readers_gpu);
     if (d_wired.load(std::memory_order_relaxed)) {
-        if (type != d_edge_type) {
+        if (type != wired_type()) {
             throw std::runtime_error(
                 side_change_message(link()->identifier(), readers_gpu));
         }
@@ -382,7 +397,6 @@ void cuda_buffer::wire()
         throw std::runtime_error(side_change_message(link()->identifier(), false));
     }
     check(grcuda_buffer_set_transfer_type(d_handle, kind), "cuda_buffer transfer type");
-    d_edge_type = type;
     d_wired.store(true, std::memory_order_release);
 }
 
@@ -452,21 +466,9 @@ const void* cuda_buffer::_read_pointer(unsigned int read_index)
 {
     wire_once();
     const void* pointer = nullptr;
-    check(grcuda_buffer_reader_pointer(d_handle, read_index, &pointer),
+    // CPU readers (device-to-host edges) first wait for the copies of what they may read.
+    check(grcuda_buffer_begin_read(d_handle, read_index, &pointer),
           "cuda_buffer read pointer");
-    if (d_edge_type == gr::transfer_type::DEVICE_TO_HOST) {
-        // A CPU reader reads host memory: wait for the copies of what it may read, which
-        // is everything up to the write index (nothing when the indices are equal).
-        unsigned int available = 0;
-        {
-            gr::thread::scoped_lock guard(*mutex());
-            available = index_sub(d_write_index, read_index);
-        }
-        if (available > 0) {
-            check(grcuda_buffer_wait_published(d_handle, read_index, available),
-                  "cuda_buffer wait for the device-to-host copy");
-        }
-    }
     return pointer;
 }
 
@@ -483,56 +485,6 @@ void cuda_buffer::post_work(int nitems)
 bool cuda_buffer::input_blocked_callback(int, int, unsigned) { return false; }
 
 bool cuda_buffer::output_blocked_callback(int, bool) { return false; }
-
-void cuda_buffer::attach_writer(const grcuda_stream* stream)
-{
-    wire();
-    if (d_edge_type == gr::transfer_type::HOST_TO_DEVICE) {
-        return; // the writer's port is in host memory (e.g. cuda.tee with gpu=False)
-    }
-    check(grcuda_buffer_set_writer_stream(d_handle, stream), "cuda_buffer writer stream");
-}
-
-void cuda_buffer::attach_reader(const gr::buffer_reader* reader,
-                                const grcuda_stream* stream)
-{
-    wire();
-    if (d_edge_type == gr::transfer_type::DEVICE_TO_HOST) {
-        return; // the reader's port is in host memory
-    }
-    std::lock_guard<std::mutex> guard(d_readers_mutex);
-    const auto known = d_gpu_readers.find(reader);
-    if (known != d_gpu_readers.end()) {
-        check(grcuda_buffer_set_reader_stream(d_handle, known->second, stream),
-              "cuda_buffer reader stream");
-        return;
-    }
-    size_t id = 0;
-    check(grcuda_buffer_add_reader(d_handle, stream, &id), "cuda_buffer reader");
-    d_gpu_readers.emplace(reader, id);
-}
-
-void cuda_buffer::report_consumed(const gr::buffer_reader* reader, int nitems)
-{
-    if (nitems <= 0) {
-        return;
-    }
-    size_t id = 0;
-    {
-        std::lock_guard<std::mutex> guard(d_readers_mutex);
-        const auto known = d_gpu_readers.find(reader);
-        if (known == d_gpu_readers.end()) {
-            return; // not a GPU reader: its reads were complete when it returned
-        }
-        id = known->second;
-    }
-    unsigned int read_index = 0;
-    {
-        gr::thread::scoped_lock guard(*mutex());
-        read_index = reader->get_read_index();
-    }
-    check(grcuda_buffer_consume(d_handle, id, read_index, nitems), "cuda_buffer consume");
-}
 
 } // namespace cuda
 } // namespace gr

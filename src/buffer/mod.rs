@@ -56,6 +56,7 @@ use crate::memory::{DeviceRing, HostRing, sizing};
 use crate::stream::Stream;
 use pending::PendingWork;
 use ring_span::RingSpan;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 
 pub use pending::SLOTS as MAX_RECORDS_IN_FLIGHT;
@@ -69,19 +70,39 @@ pub enum TransferType {
 }
 
 impl TransferType {
-    fn writer_on_host(self) -> bool {
+    /// The writer is a CPU block writing the host ring (host-to-device).
+    pub fn writer_on_host(self) -> bool {
         self == TransferType::HostToDevice
     }
 
-    fn readers_on_host(self) -> bool {
+    /// The readers are CPU blocks reading the host ring (device-to-host).
+    pub fn readers_on_host(self) -> bool {
         self == TransferType::DeviceToHost
     }
 }
 
-/// Identifies a reader of one buffer, as returned by [`Buffer::add_reader`].
+/// Identifies a reader of one buffer in the C API: its place in registration order.
 pub type ReaderId = usize;
 
+/// A registered reader, as [`Buffer::add_reader`] and [`Buffer::reader`] return it: its id, and
+/// direct access to its records for the reader's thread, which reports every consumption
+/// through it without looking the reader up.
+pub struct ReaderHandle {
+    id: ReaderId,
+    reader: Arc<Reader>,
+    /// The [`Buffer::serial`] of the buffer it belongs to.
+    buffer: u64,
+}
+
+impl ReaderHandle {
+    pub fn id(&self) -> ReaderId {
+        self.id
+    }
+}
+
 pub struct Buffer {
+    /// Tells this buffer's reader handles from another's: unique in the process.
+    serial: u64,
     device: Device,
     item_size: usize,
     ring_items: usize,
@@ -125,7 +146,9 @@ impl Buffer {
     pub fn new(device: &Device, item_size: usize, min_items: usize, host_wait: HostWait) -> Result<Buffer> {
         let bytes = sizing::ring_bytes(min_items, item_size, device.info().ring_granularity)?;
         let device_ring = DeviceRing::new(device, bytes)?;
+        static SERIALS: AtomicU64 = AtomicU64::new(0);
         Ok(Buffer {
+            serial: SERIALS.fetch_add(1, Ordering::Relaxed),
             device: device.clone(),
             item_size,
             ring_items: bytes / item_size,
@@ -187,21 +210,23 @@ impl Buffer {
     }
 
     fn check_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
-        match stream {
-            Some(s)
-                if s.device().backend() != self.device.backend()
-                    || s.device().info().ordinal != self.device.info().ordinal =>
-            {
-                Err(Error::invalid_argument(format!(
-                    "the stream belongs to {} (ordinal {}) but the buffer to {} (ordinal {})",
-                    s.device().info().name,
-                    s.device().info().ordinal,
-                    self.device.info().name,
-                    self.device.info().ordinal
-                )))
-            }
-            _ => Ok(()),
+        stream.as_ref().map_or(Ok(()), |stream| self.check_stream_device(stream))
+    }
+
+    /// Refuses a party's stream on another device than the buffer's.
+    pub fn check_stream_device(&self, stream: &Stream) -> Result<()> {
+        if stream.device().backend() != self.device.backend()
+            || stream.device().info().ordinal != self.device.info().ordinal
+        {
+            return Err(Error::invalid_argument(format!(
+                "the stream belongs to {} (ordinal {}) but the buffer to {} (ordinal {})",
+                stream.device().info().name,
+                stream.device().info().ordinal,
+                self.device.info().name,
+                self.device.info().ordinal
+            )));
         }
+        Ok(())
     }
 
     /// Sets the writer's stream (`None`: the writer is host-synchronous or on the CPU). Work
@@ -218,20 +243,23 @@ impl Buffer {
     }
 
     /// Registers a reader (`None`: a CPU reader, or a host-synchronous device reader).
-    pub fn add_reader(&self, stream: Option<Arc<Stream>>) -> Result<ReaderId> {
+    pub fn add_reader(&self, stream: Option<Arc<Stream>>) -> Result<ReaderHandle> {
         self.check_reader_stream(&stream)?;
-        let reader =
-            Reader { stream: Mutex::new(stream), reads: Mutex::new(PendingWork::new(&self.device, self.host_wait)?) };
+        let reader = Arc::new(Reader {
+            stream: Mutex::new(stream),
+            reads: Mutex::new(PendingWork::new(&self.device, self.host_wait)?),
+        });
         let mut readers = self.readers.write().unwrap_or_else(|p| p.into_inner());
-        readers.push(Arc::new(reader));
-        Ok(readers.len() - 1)
+        readers.push(reader.clone());
+        Ok(ReaderHandle { id: readers.len() - 1, reader, buffer: self.serial })
     }
 
-    /// Changes a reader's stream (a block restarted with a new stream). Its recorded reads are
-    /// waited for first.
-    pub fn set_reader_stream(&self, reader: ReaderId, stream: Option<Arc<Stream>>) -> Result<()> {
+    /// Changes a reader's stream: a block restarted with a new stream, or `None` for a reader
+    /// that left (its block reads another buffer now), for which writers then stop ordering a
+    /// stream after this buffer's posts. Its recorded reads are waited for first.
+    pub fn set_reader_stream(&self, reader: &ReaderHandle, stream: Option<Arc<Stream>>) -> Result<()> {
         self.check_reader_stream(&stream)?;
-        let reader = self.reader(reader)?;
+        let reader = self.own(reader)?;
         let mut current = lock(&reader.stream);
         lock(&reader.reads).wait_all()?;
         *current = stream;
@@ -250,14 +278,27 @@ impl Buffer {
         self.readers.read().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn reader(&self, reader: ReaderId) -> Result<Arc<Reader>> {
+    /// The reader registered with id `reader`.
+    pub fn reader(&self, reader: ReaderId) -> Result<ReaderHandle> {
         let readers = self.read_readers();
-        readers.get(reader).cloned().ok_or_else(|| {
+        let found = readers.get(reader).cloned().ok_or_else(|| {
             Error::invalid_argument(format!(
                 "reader {reader} does not exist: the buffer has {} reader(s)",
                 readers.len()
             ))
-        })
+        })?;
+        Ok(ReaderHandle { id: reader, reader: found, buffer: self.serial })
+    }
+
+    /// The reader behind a handle of this buffer; a handle of another buffer is refused.
+    fn own<'a>(&self, handle: &'a ReaderHandle) -> Result<&'a Reader> {
+        if handle.buffer != self.serial {
+            return Err(Error::invalid_argument(format!(
+                "reader {} belongs to another buffer: use the handle this buffer's add_reader returned",
+                handle.id
+            )));
+        }
+        Ok(&handle.reader)
     }
 
     fn span(&self, index: usize, nitems: usize, what: &str) -> Result<RingSpan> {
@@ -301,6 +342,22 @@ impl Buffer {
             _ => self.device_ring.address(),
         };
         Ok(base + self.byte_offset(index))
+    }
+
+    /// Called by a reader before it reads from `read_index`: where it reads, as
+    /// [`Buffer::reader_pointer`]. Readers of device-to-host edges are CPU blocks reading the host
+    /// ring, so for them this first waits until the copies of everything posted past
+    /// `read_index` are done; GPU readers are ordered on the GPU by `post_work` instead.
+    pub fn begin_read(&self, read_index: usize) -> Result<u64> {
+        let pointer = self.reader_pointer(read_index)?;
+        if self.transfer_type().is_some_and(TransferType::readers_on_host) {
+            let posted_end = lock(&self.posts).newest_end(self.ring_items);
+            let unread = posted_end.map_or(0, |end| (end + self.ring_items - read_index) % self.ring_items);
+            if unread > 0 {
+                self.wait_newest_post_overlapping(RingSpan::new(read_index, unread), None)?;
+            }
+        }
+        Ok(pointer)
     }
 
     /// Called by the writer before it writes up to `nitems` items from `write_index`: makes the
@@ -399,15 +456,15 @@ impl Buffer {
     /// Called by a reader after it enqueued all its work on `nitems` items from `read_index`
     /// and before GNU Radio frees them for the writer. Readers without a stream need not call
     /// it (their reads are complete when they return), but may.
-    pub fn consume(&self, reader: ReaderId, read_index: usize, nitems: usize) -> Result<()> {
+    pub fn consume(&self, reader: &ReaderHandle, read_index: usize, nitems: usize) -> Result<()> {
+        let reader = self.own(reader)?;
         let span = self.span(read_index, nitems, "consume")?;
-        let reader = self.reader(reader)?;
         if nitems == 0 {
             return Ok(());
         }
-        let stream = lock(&reader.stream).clone();
-        if let Some(stream) = stream {
-            lock(&reader.reads).record(span, &stream)?;
+        let stream = lock(&reader.stream);
+        if let Some(stream) = stream.as_ref() {
+            lock(&reader.reads).record(span, stream)?;
         }
         Ok(())
     }

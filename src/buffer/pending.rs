@@ -132,6 +132,16 @@ impl PendingWork {
         self.pending_newest_first().next().map(Self::handle)
     }
 
+    /// Where the newest record's span ends (the ring index after its last item); `None` before
+    /// the first record.
+    pub fn newest_end(&self, ring_items: usize) -> Option<usize> {
+        if self.recorded == 0 {
+            return None;
+        }
+        let newest = &self.records[(self.next + SLOTS - 1) % SLOTS];
+        Some((newest.span.start + newest.span.len) % ring_items)
+    }
+
     /// Waits on the host until every record is complete. Called before the recording stream
     /// changes, because completion in order holds for one stream.
     pub fn wait_all(&mut self) -> Result<()> {

@@ -6,39 +6,10 @@ use super::{
     borrow, borrow_mut, borrow_slice, free_handle, grcuda_buffer, grcuda_device, grcuda_status, grcuda_stream, guard,
     guard_out, guard_value, into_handle,
 };
-use crate::block::{Block, Consumption, WriteRequest};
-
-/// What a block is about to write on one output port (see grcuda_block_begin_work()).
-#[repr(C)]
-#[allow(non_camel_case_types)]
-pub struct grcuda_write_request {
-    /// GNU Radio's write index of the output buffer.
-    pub write_index: usize,
-    /// The most items work() may write (e.g. noutput_items).
-    pub max_items: usize,
-}
-
-/// What a block consumed on one input port (see grcuda_block_end_work()).
-#[repr(C)]
-#[allow(non_camel_case_types)]
-pub struct grcuda_consumption {
-    /// GNU Radio's read index of this input before the consumption.
-    pub read_index: usize,
-    /// Items consumed.
-    pub nitems: usize,
-}
-
-impl From<&grcuda_write_request> for WriteRequest {
-    fn from(write: &grcuda_write_request) -> Self {
-        WriteRequest { write_index: write.write_index, max_items: write.max_items }
-    }
-}
-
-impl From<&grcuda_consumption> for Consumption {
-    fn from(consumption: &grcuda_consumption) -> Self {
-        Consumption { read_index: consumption.read_index, nitems: consumption.nitems }
-    }
-}
+use crate::block::Block;
+use crate::buffer::Buffer;
+use crate::error::Result;
+use std::sync::Arc;
 
 /// A GPU block's share of the library: its stream, and its place as reader of its input
 /// buffers and writer of its output buffers. Used by one thread at a time.
@@ -77,77 +48,51 @@ pub extern "C" fn grcuda_block_stream_handle(block: *const grcuda_block) -> u64 
     guard_value(0, || unsafe { block.as_ref() }.map_or(0, |b| b.block.stream().raw_handle()))
 }
 
-/// Registers the block as a reader of `buffer` with its stream; returns the input port number
-/// (ports are numbered in attach order).
+/// Sets the block's ports, from its start(): `inputs[i]` is the buffer feeding input port i
+/// and `outputs[i]` the buffer output port i writes, in GNU Radio's port order; NULL entries
+/// are ports without a gr-cuda buffer. Set each buffer's transfer type first: the block
+/// registers its stream as reader or writer except on ports in host memory (inputs of
+/// device-to-host buffers, outputs of host-to-device buffers). Calling it again (a restart)
+/// keeps the registration of ports whose buffer is unchanged and releases buffers that left.
+/// Call it while the block's thread is not running work(). The block and the buffers keep
+/// each other's streams alive; free them in any order.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_attach_input(
+pub extern "C" fn grcuda_block_attach_ports(
     block: *mut grcuda_block,
-    buffer: *const grcuda_buffer,
-    port_out: *mut usize,
+    inputs: *const *const grcuda_buffer,
+    ninputs: usize,
+    outputs: *const *const grcuda_buffer,
+    noutputs: usize,
 ) -> grcuda_status {
-    guard_out(port_out, "port_out", 0, || {
+    guard(|| {
         let block = borrow_mut(block, "block")?;
-        let buffer = borrow(buffer, "buffer")?.buffer.clone();
-        block.block.attach_input(buffer)
+        let inputs = port_buffers(inputs, ninputs, "inputs")?;
+        let outputs = port_buffers(outputs, noutputs, "outputs")?;
+        block.block.attach_ports(&inputs, &outputs)
     })
 }
 
-/// Makes the block the writer of `buffer` with its stream; returns the output port number.
-#[must_use]
-#[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_attach_output(
-    block: *mut grcuda_block,
-    buffer: *const grcuda_buffer,
-    port_out: *mut usize,
-) -> grcuda_status {
-    guard_out(port_out, "port_out", 0, || {
-        let block = borrow_mut(block, "block")?;
-        let buffer = borrow(buffer, "buffer")?.buffer.clone();
-        block.block.attach_output(buffer)
-    })
+fn port_buffers(ports: *const *const grcuda_buffer, count: usize, name: &str) -> Result<Vec<Option<Arc<Buffer>>>> {
+    Ok(borrow_slice(ports, count, name)?
+        .iter()
+        .map(|&port| unsafe { port.as_ref() }.map(|b| b.buffer.clone()))
+        .collect())
 }
 
-/// The reader id of input `port` in its buffer (for grcuda_buffer_consume()).
+/// The block's thread, after work() enqueued all its work that reads `nitems` items from
+/// `read_index` (GNU Radio's read index of input `port` before it consumes them): records
+/// when those reads complete, so that the writer upstream waits for them before overwriting
+/// the items. Ports in host memory record nothing; `nitems` 0 does nothing.
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_input_reader(
+pub extern "C" fn grcuda_block_consume(
     block: *const grcuda_block,
     port: usize,
-    reader_out: *mut usize,
+    read_index: usize,
+    nitems: usize,
 ) -> grcuda_status {
-    guard_out(reader_out, "reader_out", 0, || borrow(block, "block")?.block.input_reader(port))
-}
-
-/// Before work(): one request per attached output port, in port order. Makes the block's
-/// stream wait (on the GPU) until earlier reads of the spans it will write are done.
-#[must_use]
-#[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_begin_work(
-    block: *const grcuda_block,
-    writes: *const grcuda_write_request,
-    count: usize,
-) -> grcuda_status {
-    guard(|| {
-        let block = borrow(block, "block")?;
-        let writes = borrow_slice(writes, count, "writes")?;
-        block.block.begin_work(writes.iter().map(WriteRequest::from))
-    })
-}
-
-/// After work() enqueued its kernels: one entry per attached input port, in port order.
-#[must_use]
-#[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_end_work(
-    block: *const grcuda_block,
-    consumed: *const grcuda_consumption,
-    count: usize,
-) -> grcuda_status {
-    guard(|| {
-        let block = borrow(block, "block")?;
-        let consumed = borrow_slice(consumed, count, "consumed")?;
-        block.block.end_work(consumed.iter().map(Consumption::from))
-    })
+    guard(|| borrow(block, "block")?.block.consume(port, read_index, nitems))
 }
 
 /// Blocks until all work on the block's stream is complete (call it from stop()).

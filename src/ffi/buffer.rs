@@ -2,10 +2,10 @@
 
 //! C API: buffers, the Rust half of a GNU Radio custom buffer (see the protocol in
 //! `crate::buffer`). GNU Radio's hooks map onto these calls: write_pointer() ->
-//! grcuda_buffer_writer_pointer() (+ grcuda_buffer_begin_write()), post_work() ->
-//! grcuda_buffer_post_work(), _read_pointer() -> grcuda_buffer_reader_pointer() (+
-//! grcuda_buffer_wait_published() on device-to-host edges), set_transfer_type() ->
-//! grcuda_buffer_set_transfer_type().
+//! grcuda_buffer_writer_pointer() + grcuda_buffer_begin_write(), post_work() ->
+//! grcuda_buffer_post_work(), _read_pointer() -> grcuda_buffer_begin_read(), and the edge's
+//! transfer type -> grcuda_buffer_set_transfer_type(). GPU blocks register their streams
+//! and report consumption through `grcuda_block` rather than the reader calls here.
 
 use super::event::host_wait;
 use super::{
@@ -98,6 +98,18 @@ pub extern "C" fn grcuda_buffer_set_transfer_type(buffer: *const grcuda_buffer, 
     })
 }
 
+/// The transfer type (GRCUDA_TRANSFER_*), or 0 while it is not set.
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_buffer_transfer_type(buffer: *const grcuda_buffer) -> u32 {
+    guard_value(0, || {
+        unsafe { buffer.as_ref() }.and_then(|b| b.buffer.transfer_type()).map_or(0, |kind| match kind {
+            TransferType::HostToDevice => GRCUDA_TRANSFER_HOST_TO_DEVICE,
+            TransferType::DeviceToHost => GRCUDA_TRANSFER_DEVICE_TO_HOST,
+            TransferType::DeviceToDevice => GRCUDA_TRANSFER_DEVICE_TO_DEVICE,
+        })
+    })
+}
+
 /// Sets the writer's stream; NULL means the writer is a CPU block or a GPU block that
 /// completes its device work before returning. Work recorded on the previous stream is
 /// waited for first.
@@ -120,7 +132,7 @@ pub extern "C" fn grcuda_buffer_add_reader(
     stream: *const grcuda_stream,
     reader_out: *mut usize,
 ) -> grcuda_status {
-    guard_out(reader_out, "reader_out", 0, || buffer_argument(buffer)?.add_reader(optional_stream(stream)))
+    guard_out(reader_out, "reader_out", 0, || Ok(buffer_argument(buffer)?.add_reader(optional_stream(stream))?.id()))
 }
 
 /// Changes a reader's stream (NULL allowed, as for grcuda_buffer_add_reader()).
@@ -131,7 +143,10 @@ pub extern "C" fn grcuda_buffer_set_reader_stream(
     reader: usize,
     stream: *const grcuda_stream,
 ) -> grcuda_status {
-    guard(|| buffer_argument(buffer)?.set_reader_stream(reader, optional_stream(stream)))
+    guard(|| {
+        let buffer = buffer_argument(buffer)?;
+        buffer.set_reader_stream(&buffer.reader(reader)?, optional_stream(stream))
+    })
 }
 
 /// The writer's pointer to item `index` (in [0, N)): host memory on host-to-device edges,
@@ -160,6 +175,22 @@ pub extern "C" fn grcuda_buffer_reader_pointer(
 ) -> grcuda_status {
     guard_out(pointer_out, "pointer_out", std::ptr::null(), || {
         Ok(buffer_argument(buffer)?.reader_pointer(index)? as *const c_void)
+    })
+}
+
+/// Reader thread, before reading from `read_index` (GNU Radio's _read_pointer() hook): the
+/// readers' pointer to that item, as grcuda_buffer_reader_pointer(). On device-to-host edges,
+/// whose readers are CPU blocks reading host memory, it first blocks until the copies of
+/// everything posted past `read_index` are done.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_buffer_begin_read(
+    buffer: *const grcuda_buffer,
+    read_index: usize,
+    pointer_out: *mut *const c_void,
+) -> grcuda_status {
+    guard_out(pointer_out, "pointer_out", std::ptr::null(), || {
+        Ok(buffer_argument(buffer)?.begin_read(read_index)? as *const c_void)
     })
 }
 
@@ -201,7 +232,10 @@ pub extern "C" fn grcuda_buffer_consume(
     read_index: usize,
     nitems: usize,
 ) -> grcuda_status {
-    guard(|| buffer_argument(buffer)?.consume(reader, read_index, nitems))
+    guard(|| {
+        let buffer = buffer_argument(buffer)?;
+        buffer.consume(&buffer.reader(reader)?, read_index, nitems)
+    })
 }
 
 /// Reader thread: blocks until the items `[read_index, read_index + nitems)` are published

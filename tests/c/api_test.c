@@ -100,9 +100,7 @@ static void test_streams_events_memory(struct grcuda_device *device) {
     uint64_t free_bytes = 12345;
     INVALID(grcuda_device_free_memory(NULL, &free_bytes), "device is NULL");
     CHECK(free_bytes == 0);
-    size_t null_block_reader = 12345;
-    INVALID(grcuda_block_input_reader(NULL, 0, &null_block_reader), "block is NULL");
-    CHECK(null_block_reader == 0);
+    INVALID(grcuda_block_consume(NULL, 0, 0, 1), "block is NULL");
     OK(grcuda_stream_new(device, &stream));
     struct grcuda_event *event = NULL, *unused_event = NULL;
     INVALID(grcuda_event_new(device, 5, &unused_event), "host wait 5 is unknown");
@@ -241,24 +239,17 @@ static void test_chain(struct grcuda_device *device) {
         OK(grcuda_buffer_set_transfer_type(edges[i], kinds[i]));
     }
     struct grcuda_block *blocks[2] = {NULL, NULL};
-    size_t port = 99;
     for (int i = 0; i < 2; i++) {
         OK(grcuda_block_new(device, &blocks[i]));
-        OK(grcuda_block_attach_input(blocks[i], edges[i], &port));
-        CHECK(port == 0);
-        OK(grcuda_block_attach_output(blocks[i], edges[i + 1], &port));
-        CHECK(port == 0);
+        const struct grcuda_buffer *inputs[1] = {edges[i]}, *outputs[1] = {edges[i + 1]};
+        OK(grcuda_block_attach_ports(blocks[i], inputs, 1, outputs, 1));
         CHECK(grcuda_block_stream(blocks[i]) != NULL);
     }
-    size_t cpu_reader = 99, reader = 99;
+    size_t cpu_reader = 99;
     OK(grcuda_buffer_add_reader(edges[2], NULL, &cpu_reader));
-    OK(grcuda_block_input_reader(blocks[1], 0, &reader));
-    CHECK(reader == 0);
-    INVALID(grcuda_block_input_reader(blocks[1], 1, &reader), "input port 1 does not exist");
-    struct grcuda_write_request too_many[2] = {{0, 1}, {0, 1}};
-    INVALID(grcuda_block_begin_work(blocks[0], too_many, 2), "has 1 output");
-    INVALID(grcuda_block_begin_work(blocks[0], NULL, 1), "writes is NULL");
-    INVALID(grcuda_block_end_work(blocks[0], NULL, 0), "has 1 input");
+    CHECK(cpu_reader == 0); /* the GPU block's port on the device-to-host edge is in host memory */
+    INVALID(grcuda_block_consume(blocks[1], 1, 0, 1), "input port 1 does not exist");
+    INVALID(grcuda_block_attach_ports(blocks[0], NULL, 1, NULL, 0), "inputs is NULL");
 
     const size_t n = grcuda_buffer_ring_items(edges[0]);
     const size_t chunk = n / 3 + 7; /* never divides the ring: chunks cross the wrap point */
@@ -270,17 +261,15 @@ static void test_chain(struct grcuda_device *device) {
         OK(grcuda_buffer_writer_pointer(edges[0], position, &host));
         for (size_t i = 0; i < chunk; i++) ((float *)host)[i] = (float)(lap * chunk + i);
         OK(grcuda_buffer_post_work(edges[0], position, chunk));
-        /* Each GPU block: begin_work, copy on its stream, end_work, post_work. */
+        /* Each GPU block: begin_write, copy on its stream, consume, post_work. */
         for (int b = 0; b < 2; b++) {
-            struct grcuda_write_request write = {position, chunk};
-            struct grcuda_consumption consumed = {position, chunk};
             const void *in = NULL;
             void *out = NULL;
-            OK(grcuda_block_begin_work(blocks[b], &write, 1));
-            OK(grcuda_buffer_reader_pointer(edges[b], position, &in));
+            OK(grcuda_buffer_begin_write(edges[b + 1], position, chunk));
+            OK(grcuda_buffer_begin_read(edges[b], position, &in));
             OK(grcuda_buffer_writer_pointer(edges[b + 1], position, &out));
             OK(grcuda_stream_copy_async(grcuda_block_stream(blocks[b]), out, in, chunk * sizeof(float)));
-            OK(grcuda_block_end_work(blocks[b], &consumed, 1));
+            OK(grcuda_block_consume(blocks[b], 0, position, chunk));
             OK(grcuda_buffer_post_work(edges[b + 1], position, chunk));
         }
         /* CPU sink waits for the host copy and checks. */
@@ -289,7 +278,7 @@ static void test_chain(struct grcuda_device *device) {
         size_t published = 0;
         OK(grcuda_buffer_published_items(edges[2], position, chunk, &published));
         CHECK(published == chunk);
-        OK(grcuda_buffer_reader_pointer(edges[2], position, &result));
+        OK(grcuda_buffer_begin_read(edges[2], position, &result));
         for (size_t i = 0; i < chunk; i++) {
             if (((const float *)result)[i] != (float)(lap * chunk + i)) {
                 fprintf(stderr, "chain: lap %zu item %zu is %f\n", lap, i, ((const float *)result)[i]);

@@ -48,7 +48,7 @@ impl Edge {
 
     /// Registers a reader in the buffer and in the scheduler's bookkeeping.
     pub fn add_reader(&self, stream: Option<Arc<Stream>>) -> ReaderId {
-        let id = self.buffer.add_reader(stream).expect("add_reader");
+        let id = self.buffer.add_reader(stream).expect("add_reader").id();
         let mut state = self.state.lock().unwrap();
         assert_eq!(id, state.read.len());
         state.read.push(0);

@@ -127,7 +127,7 @@ fn gpu_copy_block(
         let destination = output.buffer.writer_pointer(write_index).unwrap();
         // Safety: both spans are owned by this block for now; the buffers order the copy.
         unsafe { stream.copy_async(destination, source, n as usize * item_size).unwrap() };
-        input.buffer.consume(reader, read_index, n as usize).unwrap();
+        input.buffer.consume(&input.buffer.reader(reader).unwrap(), read_index, n as usize).unwrap();
         input.release(reader, n);
         output.buffer.post_work(write_index, n as usize).unwrap();
         output.publish(n);
@@ -165,7 +165,7 @@ fn cpu_sink(input: &Edge, reader: usize, item_size: usize, max_chunk: u64, seed:
                 k % item_size
             );
         }
-        input.buffer.consume(reader, index, n as usize).unwrap();
+        input.buffer.consume(&input.buffer.reader(reader).unwrap(), index, n as usize).unwrap();
         input.release(reader, n);
         checked += n;
     }

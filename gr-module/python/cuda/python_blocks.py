@@ -234,7 +234,7 @@ class gpu_block:
 
     def _apply_consume(self, which_input, how_many_items):
         if how_many_items > 0:
-            self._context.report_consumed(self.gateway, which_input, how_many_items)
+            self._context.report_consumed(which_input, how_many_items)
         self.gateway.consume(which_input, how_many_items)
 
     def _consume_fixed_rate(self, nitems, ninputs):

@@ -18,13 +18,15 @@ namespace gr {
 namespace cuda {
 
 /*!
- * \brief A GPU block's share of libgrcuda: its own CUDA stream, and its registration with
- * the cuda_buffers on its ports.
+ * \brief A GPU block's share of libgrcuda (a grcuda_block): its own CUDA stream, and its
+ * place as writer and reader of the cuda_buffers on its ports.
  *
- * start() registers the stream as writer of every cuda_buffer output and reader of every
- * cuda_buffer input; report_consumed() tells an input's buffer that the block's work on
- * items it is about to consume is enqueued, so the writer upstream waits for it before
- * overwriting them. Used by one block's thread at a time.
+ * attach() (from start()) hands libgrcuda the block's ports, which registers the stream
+ * with every cuda_buffer on them, except on ports in host memory; report_consumed() tells
+ * libgrcuda that the block's work on items it is about to consume is enqueued, so the
+ * writer upstream waits for it before overwriting them. The rules live in libgrcuda; this
+ * class only finds the buffers and read indices GNU Radio holds. Used by one thread at a
+ * time: the control thread in start() and stop(), the block's thread in between.
  */
 class CUDA_API block_context
 {
@@ -38,15 +40,22 @@ public:
     uint64_t stream_handle() const;
     const grcuda_stream* stream() const;
 
-    //! Registers with the buffers of \p self's ports (from start()).
+    //! Registers with the buffers of \p self's ports (from start(), again at every
+    //! start).
     void attach(gr::block& self);
-    //! Input \p port of \p self: \p nitems items from its read index will be consumed.
-    void report_consumed(gr::block& self, int port, int nitems);
+    //! Input \p port (of the block attach() was given): all work reading \p nitems items
+    //! from its read index is enqueued, and the block will consume them.
+    void report_consumed(int port, int nitems);
     //! Waits until all work on the stream is done (from stop()).
     void synchronize();
 
 private:
     grcuda_block* d_block = nullptr;
+    //! GNU Radio's readers of the block's input ports, from attach(), for their read
+    //! indices. Not owned: holding them would keep the block's readers on buffers that
+    //! lock()/unlock() takes away from it. GNU Radio replaces them only between a stop()
+    //! and the next start(), which attaches again.
+    std::vector<gr::buffer_reader*> d_inputs;
 };
 
 /*!
@@ -80,7 +89,7 @@ protected:
     uint64_t stream_handle() const { return d_context.stream_handle(); }
     void report_consumed(int port, int nitems)
     {
-        d_context.report_consumed(*this, port, nitems);
+        d_context.report_consumed(port, nitems);
     }
     void report_consumed_each(int nitems)
     {

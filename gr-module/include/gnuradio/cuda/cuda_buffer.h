@@ -11,7 +11,6 @@
 #include <gnuradio/cuda/api.h>
 #include <grcuda.h>
 #include <atomic>
-#include <map>
 #include <mutex>
 
 namespace gr {
@@ -29,8 +28,9 @@ namespace cuda {
  * - post_work(): the host<->device copy and the ordering of every GPU reader after the
  * data;
  * - _read_pointer(): device memory for GPU readers; host memory for CPU readers, which
- * first wait until the copy of what they will read is done. GPU blocks (cuda_block)
- * register their streams and report what they consumed.
+ * first wait until the copy of what they will read is done.
+ * GPU blocks register their streams with libgrcuda and report what they consumed through
+ * their block_context; this class only adapts GNU Radio's buffer interface.
  *
  * Because the ring is mapped twice, reads and writes may run across its end: space and
  * item counts are circular, and the realigning callbacks of buffer_single_mapped are
@@ -63,15 +63,11 @@ public:
                                 unsigned read_index) override;
     bool output_blocked_callback(int output_multiple, bool force) override;
 
-    //! The writer (a GPU block) enqueues its work on \p stream. Ignored when the writer's
-    //! port is in host memory (a host-to-device edge).
-    void attach_writer(const grcuda_stream* stream);
-    //! A GPU block reads through \p reader and enqueues its work on \p stream. Ignored
-    //! when the reader's port is in host memory (a device-to-host edge).
-    void attach_reader(const gr::buffer_reader* reader, const grcuda_stream* stream);
-    //! A GPU reader enqueued all its work on \p nitems items from its read index; called
-    //! before GNU Radio's consume() frees them for the writer.
-    void report_consumed(const gr::buffer_reader* reader, int nitems);
+    //! Derives the edge's transfer type from the ports of its writer and readers and
+    //! passes it to libgrcuda, which keeps it; on later calls (every start()) checks that
+    //! it has not changed. GPU blocks call it from start() before they attach their ports
+    //! (block_context::attach); the hooks call it too, for blocks that never attach.
+    void wire();
 
     const grcuda_buffer* handle() const { return d_handle; }
 
@@ -91,10 +87,9 @@ private:
     //! both sides of the GPU, and side changes after lock()/unlock() (see
     //! cuda_buffer.cc).
     void note_reader_edge();
-    //! Derives the transfer type from the writer's and readers' ports and passes it to
-    //! libgrcuda; on later calls (every start()) checks that it has not changed.
-    void wire();
     void wire_once();
+    //! The transfer type libgrcuda holds; DEFAULT_INVALID before wire() set it.
+    gr::transfer_type wired_type() const;
     //! Whether the writer's port holding this buffer is in device memory; \p found is
     //! false when no block writes this buffer any more.
     bool writer_on_gpu(bool& found);
@@ -106,13 +101,9 @@ private:
     grcuda_buffer* d_handle = nullptr;
     //! calls_in_ring calls of the writer's cap when the user set one, else 0.
     size_t d_capped_calls_items = 0;
-    //! The transfer type passed to libgrcuda; set once, under d_wiring_mutex.
-    gr::transfer_type d_edge_type = gr::transfer_type::DEFAULT_INVALID;
-    //! Set once the transfer type is passed to libgrcuda.
+    //! Set once libgrcuda holds the transfer type: what the hooks check per call.
     std::atomic<bool> d_wired{ false };
     std::mutex d_wiring_mutex;
-    std::mutex d_readers_mutex;
-    std::map<const gr::buffer_reader*, size_t> d_gpu_readers;
 };
 
 } // namespace cuda

@@ -53,17 +53,12 @@ void bind_block_context(py::module& m)
             py::arg("block"),
             "Registers the stream with the buffers of the block's ports (call from "
             "start()).")
-        .def(
-            "report_consumed",
-            [](block_context& self, const gr::block_sptr& block, int port, int nitems) {
-                self.report_consumed(*block, port, nitems);
-            },
-            py::arg("block"),
-            py::arg("port"),
-            py::arg("nitems"),
-            "Input port's next nitems items are read by work already enqueued on the "
-            "stream: "
-            "call before consume() hands them back to the writer.")
+        .def("report_consumed",
+             &block_context::report_consumed,
+             py::arg("port"),
+             py::arg("nitems"),
+             "Input port's next nitems items are read by work already enqueued on the "
+             "stream: call before consume() hands them back to the writer.")
         .def("synchronize",
              &block_context::synchronize,
              py::call_guard<py::gil_scoped_release>(),
