@@ -11,8 +11,8 @@
 
 use crate::error::{Error, Result};
 use crate::kernels::element::Element;
-use crate::kernels::launch::{POINTER_GROUP_SIZE, argument, launch};
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::launch::{self, POINTER_GROUP_SIZE, argument};
+use crate::kernels::program::ADD_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -47,34 +47,30 @@ pub unsafe fn add<T: Element>(stream: &Stream, inputs: &[u64], output: u64, coun
         });
         checked.map_err(|e| Error::invalid_argument(format!("add input {index}: {}", e.message())))?;
     }
-    if stream.device().is_simulated() {
-        unsafe { cpu::add::<T>(inputs, output, count) };
-        return Ok(());
-    }
-    let kernel = Kernel::new(&program::ADD, "grcuda_add_", T::NAME);
-    let count_argument = count as u64;
-    let mut group = [0u64; POINTER_GROUP_SIZE];
-    let mut group_length = 0;
-    let mut pending = inputs;
-    loop {
-        let taken = pending.len().min(POINTER_GROUP_SIZE - group_length);
-        group[group_length..group_length + taken].copy_from_slice(&pending[..taken]);
-        group_length += taken;
-        pending = &pending[taken..];
-        let input_count = group_length as u32;
-        unsafe {
-            launch(
-                stream,
-                &kernel,
-                count,
-                &mut [argument(&group), argument(&input_count), argument(&output), argument(&count_argument)],
-            )?
-        };
-        if pending.is_empty() {
-            return Ok(());
+    let on_cpu = || unsafe { cpu::add::<T>(inputs, output, count) };
+    launch::run(stream, ADD_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+        let count_argument = count as u64;
+        let mut group = [0u64; POINTER_GROUP_SIZE];
+        let mut group_length = 0;
+        let mut pending = inputs;
+        loop {
+            let taken = pending.len().min(POINTER_GROUP_SIZE - group_length);
+            group[group_length..group_length + taken].copy_from_slice(&pending[..taken]);
+            group_length += taken;
+            pending = &pending[taken..];
+            let input_count = group_length as u32;
+            unsafe {
+                kernel.launch(
+                    count,
+                    &mut [argument(&group), argument(&input_count), argument(&output), argument(&count_argument)],
+                )?
+            };
+            if pending.is_empty() {
+                return Ok(());
+            }
+            // The next pass starts from the sum so far.
+            group[0] = output;
+            group_length = 1;
         }
-        // The next pass starts from the sum so far.
-        group[0] = output;
-        group_length = 1;
-    }
+    })
 }

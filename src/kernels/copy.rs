@@ -7,9 +7,9 @@
 //! kernels compile, load and run. Ranges must not overlap (the same address is a no-op).
 
 use crate::error::Result;
-use crate::kernels::launch::{argument, launch};
+use crate::kernels::launch::{self, argument};
 use crate::kernels::move_unit::widest_unit;
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::program::COPY_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -30,12 +30,10 @@ pub unsafe fn copy(stream: &Stream, input: u64, output: u64, bytes: usize) -> Re
     if input == output {
         return Ok(());
     }
-    if stream.device().is_simulated() {
-        unsafe { cpu::copy(input, output, bytes) };
-        return Ok(());
-    }
     let unit = widest_unit([input, output, bytes as u64]);
-    let count = (bytes / unit.bytes) as u64;
-    let kernel = Kernel::new(&program::COPY, "grcuda_copy_unit", unit.variant);
-    unsafe { launch(stream, &kernel, count as usize, &mut [argument(&input), argument(&output), argument(&count)]) }
+    let on_cpu = || unsafe { cpu::copy(input, output, bytes) };
+    launch::run(stream, COPY_KERNELS.variant(unit.variant), on_cpu, |kernel| {
+        let count = (bytes / unit.bytes) as u64;
+        unsafe { kernel.launch(count as usize, &mut [argument(&input), argument(&output), argument(&count)]) }
+    })
 }

@@ -53,6 +53,12 @@ element!(i32, "int32", i32::wrapping_mul, i32::wrapping_add);
 element!(f32, "float32", |a: f32, b: f32| a * b, |a: f32, b: f32| a + b);
 element!(Complex32, "complex64", |a: Complex32, b: Complex32| a * b, |a: Complex32, b: Complex32| a + b);
 
+/// The kernel name suffix of every [`Element`]: the types of `FOR_EACH_ARITHMETIC_TYPE`.
+pub(crate) const ELEMENT_NAMES: [&str; 4] = [i16::NAME, i32::NAME, f32::NAME, Complex32::NAME];
+
+/// The kernel name suffix of every [`WindowElement`].
+pub(crate) const WINDOW_ELEMENT_NAMES: [&str; 2] = [f32::NAME, Complex32::NAME];
+
 impl WindowElement for f32 {
     fn scale(self, factor: f32) -> Self {
         self * factor

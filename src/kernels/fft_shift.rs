@@ -6,8 +6,8 @@
 
 use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
-use crate::kernels::launch::{argument, launch};
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::launch::{self, argument};
+use crate::kernels::program::FFT_SHIFT_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -29,18 +29,14 @@ pub unsafe fn fft_shift(stream: &Stream, input: u64, output: u64, length: usize,
     let input_range = validate::array::<Complex32>("input", input, count)?;
     let output_range = validate::array::<Complex32>("output", output, count)?;
     validate::disjoint(("input", &input_range), ("output", &output_range))?;
-    if stream.device().is_simulated() {
-        unsafe { cpu::fft_shift(input, output, length, count) };
-        return Ok(());
-    }
-    let kernel = Kernel::new(&program::FFT_SHIFT, "grcuda_fft_shift", "");
-    let (length_argument, count_argument) = (length as u64, count as u64);
-    unsafe {
-        launch(
-            stream,
-            &kernel,
-            count,
-            &mut [argument(&input), argument(&output), argument(&length_argument), argument(&count_argument)],
-        )
-    }
+    let on_cpu = || unsafe { cpu::fft_shift(input, output, length, count) };
+    launch::run(stream, FFT_SHIFT_KERNELS.variant(""), on_cpu, |kernel| {
+        let (length_argument, count_argument) = (length as u64, count as u64);
+        unsafe {
+            kernel.launch(
+                count,
+                &mut [argument(&input), argument(&output), argument(&length_argument), argument(&count_argument)],
+            )
+        }
+    })
 }

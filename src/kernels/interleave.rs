@@ -10,9 +10,9 @@
 
 use crate::error::{Error, Result};
 use crate::fallible;
-use crate::kernels::launch::{POINTER_GROUP_SIZE, argument, launch};
+use crate::kernels::launch::{self, POINTER_GROUP_SIZE, argument};
 use crate::kernels::move_unit::widest_unit;
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::program::{DEINTERLEAVE_KERNELS, INTERLEAVE_KERNELS};
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -86,43 +86,39 @@ unsafe fn move_items(
     if direction == Direction::Deinterleave {
         validate::all_disjoint("output streams", &stream_ranges)?;
     }
-    if stream.device().is_simulated() {
-        match direction {
-            Direction::Interleave => unsafe { cpu::interleave(streams, interleaved, items, item_size) },
-            Direction::Deinterleave => unsafe { cpu::deinterleave(interleaved, streams, items, item_size) },
-        }
-        return Ok(());
-    }
     let unit = widest_unit(streams.iter().copied().chain([interleaved, item_size as u64]));
-    let base = match direction {
-        Direction::Interleave => "grcuda_interleave_unit",
-        Direction::Deinterleave => "grcuda_deinterleave_unit",
+    let kernels = match direction {
+        Direction::Interleave => &INTERLEAVE_KERNELS,
+        Direction::Deinterleave => &DEINTERLEAVE_KERNELS,
     };
-    let kernel = Kernel::new(&program::INTERLEAVE, base, unit.variant);
-    let item_units = (item_size / unit.bytes) as u64;
-    let (items_argument, stream_count) = (items as u64, streams.len() as u64);
-    for (group_index, group_streams) in streams.chunks(POINTER_GROUP_SIZE).enumerate() {
-        let mut group = [0u64; POINTER_GROUP_SIZE];
-        group[..group_streams.len()].copy_from_slice(group_streams);
-        let group_size = group_streams.len() as u32;
-        let first_stream = (group_index * POINTER_GROUP_SIZE) as u64;
-        let work_items = items * group_streams.len() * item_units as usize;
-        unsafe {
-            launch(
-                stream,
-                &kernel,
-                work_items,
-                &mut [
-                    argument(&group),
-                    argument(&group_size),
-                    argument(&interleaved),
-                    argument(&items_argument),
-                    argument(&item_units),
-                    argument(&stream_count),
-                    argument(&first_stream),
-                ],
-            )?
-        };
-    }
-    Ok(())
+    let on_cpu = || match direction {
+        Direction::Interleave => unsafe { cpu::interleave(streams, interleaved, items, item_size) },
+        Direction::Deinterleave => unsafe { cpu::deinterleave(interleaved, streams, items, item_size) },
+    };
+    launch::run(stream, kernels.variant(unit.variant), on_cpu, |kernel| {
+        let item_units = (item_size / unit.bytes) as u64;
+        let (items_argument, stream_count) = (items as u64, streams.len() as u64);
+        for (group_index, group_streams) in streams.chunks(POINTER_GROUP_SIZE).enumerate() {
+            let mut group = [0u64; POINTER_GROUP_SIZE];
+            group[..group_streams.len()].copy_from_slice(group_streams);
+            let group_size = group_streams.len() as u32;
+            let first_stream = (group_index * POINTER_GROUP_SIZE) as u64;
+            let work_items = items * group_streams.len() * item_units as usize;
+            unsafe {
+                kernel.launch(
+                    work_items,
+                    &mut [
+                        argument(&group),
+                        argument(&group_size),
+                        argument(&interleaved),
+                        argument(&items_argument),
+                        argument(&item_units),
+                        argument(&stream_count),
+                        argument(&first_stream),
+                    ],
+                )?
+            };
+        }
+        Ok(())
+    })
 }

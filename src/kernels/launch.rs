@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! Launching a kernel on a stream: grid size, argument passing and the driver call.
+//! Launching kernels: the step every launcher ends with, the grid size, argument passing and
+//! the driver call.
+//!
+//! A launcher checks its arguments first (a call without items returns before the checks, so
+//! it accepts any address), then hands [`run`] its kernel and two ways to do the work: its CPU
+//! version, which `run` calls on the simulated backend, and a closure that launches the
+//! kernel, once or, for more arrays than one launch takes, several times in stream order. On a
+//! CUDA device `run` finds the kernel's function handle before calling the closure, loading
+//! its program at first use (`module_cache`), so every launch of the call uses that handle.
 //!
 //! Every kernel is a grid-stride loop over its work items (see `kernels/grcuda_common.cuh`),
 //! so the grid size only tunes speed: enough blocks to fill every multiprocessor several
@@ -11,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::kernels::module_cache;
 use crate::kernels::program::Kernel;
 use crate::stream::Stream;
-use cudarc::driver::result;
+use cudarc::driver::{result, sys};
 use std::ffi::c_void;
 
 /// Threads per block: a multiple of the warp size that lets every multiprocessor hold several
@@ -38,24 +46,44 @@ pub(crate) fn argument<T>(value: &T) -> *mut c_void {
     (value as *const T).cast_mut().cast()
 }
 
-/// Enqueues `kernel` on `stream` (a CUDA stream) with a grid sized for `work_items`.
-///
-/// # Safety
-/// `arguments` must match the kernel's parameters in number and type (their values are
-/// copied at the call), and the device memory the kernel accesses must stay valid until it
-/// completes.
-pub(crate) unsafe fn launch(
+/// Does a launcher's checked work on `stream`: `on_cpu` on the simulated backend, otherwise
+/// `enqueue` with `kernel` loaded on the stream's device.
+pub(crate) fn run(
     stream: &Stream,
-    kernel: &Kernel,
-    work_items: usize,
-    arguments: &mut [*mut c_void],
+    kernel: Kernel,
+    on_cpu: impl FnOnce(),
+    enqueue: impl FnOnce(&LoadedKernel) -> Result<()>,
 ) -> Result<()> {
-    let device = stream.device();
-    let function = module_cache::function(device, kernel)?;
-    let blocks = grid_size(work_items as u64, device.info().multiprocessor_count);
-    device.bind()?;
-    unsafe { result::launch_kernel(function, (blocks, 1, 1), (BLOCK_SIZE, 1, 1), 0, stream.raw(), arguments) }
-        .map_err(|e| Error::driver(&format!("cuLaunchKernel({})", kernel.name()), e))
+    if stream.device().is_simulated() {
+        on_cpu();
+        return Ok(());
+    }
+    let function = module_cache::function(stream.device(), kernel)?;
+    enqueue(&LoadedKernel { stream, kernel, function })
+}
+
+/// A kernel whose handle on a stream's device is known, ready to launch on that stream.
+pub(crate) struct LoadedKernel<'a> {
+    stream: &'a Stream,
+    kernel: Kernel,
+    function: sys::CUfunction,
+}
+
+impl LoadedKernel<'_> {
+    /// Enqueues the kernel with a grid sized for `work_items`.
+    ///
+    /// # Safety
+    /// `arguments` must match the kernel's parameters in number and type (their values are
+    /// copied at the call), and the device memory the kernel accesses must stay valid until it
+    /// completes.
+    pub(crate) unsafe fn launch(&self, work_items: usize, arguments: &mut [*mut c_void]) -> Result<()> {
+        let device = self.stream.device();
+        let blocks = grid_size(work_items as u64, device.info().multiprocessor_count);
+        device.bind()?;
+        let stream = self.stream.raw();
+        unsafe { result::launch_kernel(self.function, (blocks, 1, 1), (BLOCK_SIZE, 1, 1), 0, stream, arguments) }
+            .map_err(|e| Error::driver(&format!("cuLaunchKernel({})", self.kernel.name()), e))
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 
 use crate::error::Result;
 use crate::kernels::element::Complex32;
-use crate::kernels::launch::{argument, launch};
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::launch::{self, argument};
+use crate::kernels::program::MAGNITUDE_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -17,7 +17,7 @@ use crate::stream::Stream;
 /// device memory of the stream's device (host memory on the simulated backend) until the
 /// kernel completes; they must not overlap, and nothing else may write them meanwhile.
 pub unsafe fn magnitude(stream: &Stream, input: u64, output: u64, count: usize) -> Result<()> {
-    unsafe { complex_to_real(stream, input, output, count, "grcuda_magnitude", cpu::magnitude) }
+    unsafe { complex_to_real(stream, input, output, count, "", cpu::magnitude) }
 }
 
 /// `output[i] = |input[i]|²` (re² + im²) for `count` items.
@@ -25,7 +25,7 @@ pub unsafe fn magnitude(stream: &Stream, input: u64, output: u64, count: usize) 
 /// # Safety
 /// As for [`magnitude`].
 pub unsafe fn magnitude_squared(stream: &Stream, input: u64, output: u64, count: usize) -> Result<()> {
-    unsafe { complex_to_real(stream, input, output, count, "grcuda_magnitude_squared", cpu::magnitude_squared) }
+    unsafe { complex_to_real(stream, input, output, count, "_squared", cpu::magnitude_squared) }
 }
 
 /// The two share their checks and launch; they differ in kernel and CPU function.
@@ -34,8 +34,8 @@ unsafe fn complex_to_real(
     input: u64,
     output: u64,
     count: usize,
-    kernel_name: &'static str,
-    on_cpu: unsafe fn(u64, u64, usize),
+    variant: &str,
+    cpu_function: unsafe fn(u64, u64, usize),
 ) -> Result<()> {
     if count == 0 {
         return Ok(());
@@ -45,11 +45,9 @@ unsafe fn complex_to_real(
     // Output items are half the size of input items, so even the same address would let one
     // thread overwrite an item another has yet to read.
     validate::disjoint(("input", &input_range), ("output", &output_range))?;
-    if stream.device().is_simulated() {
-        unsafe { on_cpu(input, output, count) };
-        return Ok(());
-    }
-    let kernel = Kernel::new(&program::MAGNITUDE, kernel_name, "");
-    let count_argument = count as u64;
-    unsafe { launch(stream, &kernel, count, &mut [argument(&input), argument(&output), argument(&count_argument)]) }
+    let on_cpu = || unsafe { cpu_function(input, output, count) };
+    launch::run(stream, MAGNITUDE_KERNELS.variant(variant), on_cpu, |kernel| {
+        let count_argument = count as u64;
+        unsafe { kernel.launch(count, &mut [argument(&input), argument(&output), argument(&count_argument)]) }
+    })
 }

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! Loaded kernels: each program's CUDA module on each device, and the function handles that
-//! launchers ask for.
+//! Loaded kernels: each program's CUDA module on each device, and each kernel's function
+//! handle there.
 //!
 //! A program is compiled (or read from the disk cache) and loaded into a device's context the
 //! first time one of its kernels is launched there, then stays loaded for the life of the
-//! process, like the primary context it lives in. Function handles are looked up under a
-//! mutex that is never held while compiling; compiles are serialised by a second mutex, so
-//! threads that need the same program compile it once, and launches of kernels already
-//! loaded never wait for someone else's compile.
+//! process, like the primary context it lives in, and so do its function handles. Each kernel
+//! keeps its handles in its own [`Handles`] (in the kernel statics of `program`), which are
+//! read without a lock: a launch of a kernel already loaded takes no lock and builds or hashes
+//! no name, so it never waits for someone else's compile. Loading is serialised by one mutex,
+//! so threads that need the same program compile it once.
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -19,15 +20,7 @@ use cudarc::driver::{result, sys};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::ffi::CString;
-use std::sync::{LazyLock, Mutex, MutexGuard, Once};
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct FunctionKey {
-    ordinal: usize,
-    program: &'static str,
-    base: &'static str,
-    variant: &'static str,
-}
+use std::sync::{LazyLock, Mutex, MutexGuard, Once, OnceLock};
 
 /// A module handle; the driver lets any thread use it.
 struct Module(sys::CUmodule);
@@ -37,27 +30,82 @@ unsafe impl Send for Module {}
 #[derive(Clone, Copy)]
 struct Function(sys::CUfunction);
 unsafe impl Send for Function {}
+unsafe impl Sync for Function {}
 
-static FUNCTIONS: LazyLock<Mutex<HashMap<FunctionKey, Function>>> = LazyLock::new(Default::default);
+/// One kernel's function handles, one per device where it is loaded: a list that only grows,
+/// so a reader follows links that never change once set. Each link is a `OnceLock`, read with
+/// one atomic load; a process uses few devices, so the list stays short.
+pub(crate) struct Handles(OnceLock<Box<Handle>>);
+
+struct Handle {
+    ordinal: usize,
+    function: Function,
+    next: Handles,
+}
+
+impl Handles {
+    pub(crate) const fn new() -> Handles {
+        Handles(OnceLock::new())
+    }
+
+    /// The handle on device `ordinal`, if the kernel is loaded there.
+    fn get(&self, ordinal: usize) -> Option<sys::CUfunction> {
+        let mut link = self;
+        while let Some(handle) = link.0.get() {
+            if handle.ordinal == ordinal {
+                return Some(handle.function.0);
+            }
+            link = &handle.next;
+        }
+        None
+    }
+
+    /// Adds the handle on device `ordinal` unless the list holds one for that device. Safe
+    /// without a lock, as the `OnceLock`s decide which of two racing threads fills a link;
+    /// loads call it under `MODULES` all the same.
+    fn insert(&self, ordinal: usize, function: sys::CUfunction) {
+        let mut link = self;
+        // The first empty link takes the handle; the walk ends at the link for this device.
+        loop {
+            let handle =
+                link.0.get_or_init(|| Box::new(Handle { ordinal, function: Function(function), next: Handles::new() }));
+            if handle.ordinal == ordinal {
+                return;
+            }
+            link = &handle.next;
+        }
+    }
+}
 
 /// Loaded modules by (device ordinal, program name). Held while compiling and loading.
 static MODULES: LazyLock<Mutex<HashMap<(usize, &'static str), Module>>> = LazyLock::new(Default::default);
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // The maps stay consistent even if a thread panicked while holding them: entries are
+    // The map stays consistent even if a thread panicked while holding it: entries are
     // inserted whole.
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The handle of `kernel` on `device` (a CUDA device), compiling and loading its program on
 /// first use.
-pub(crate) fn function(device: &Device, kernel: &Kernel) -> Result<sys::CUfunction> {
+pub(crate) fn function(device: &Device, kernel: Kernel) -> Result<sys::CUfunction> {
     let ordinal = device.info().ordinal;
-    let key = FunctionKey { ordinal, program: kernel.program.name, base: kernel.base, variant: kernel.variant };
-    if let Some(function) = lock(&FUNCTIONS).get(&key) {
-        return Ok(function.0);
+    match kernel.handles.get(ordinal) {
+        Some(function) => Ok(function),
+        None => load_function(device, kernel),
     }
+}
+
+/// The first launch of `kernel` on `device`: loads its program there unless another of its
+/// kernels did, and keeps the handle in the kernel's `Handles`.
+#[cold]
+fn load_function(device: &Device, kernel: Kernel) -> Result<sys::CUfunction> {
+    let ordinal = device.info().ordinal;
     let mut modules = lock(&MODULES);
+    // Another thread may have loaded it while this one waited for the lock.
+    if let Some(function) = kernel.handles.get(ordinal) {
+        return Ok(function);
+    }
     let module = match modules.entry((ordinal, kernel.program.name)) {
         Entry::Occupied(entry) => entry.into_mut(),
         Entry::Vacant(entry) => entry.insert(load_program(device, kernel.program)?),
@@ -67,7 +115,7 @@ pub(crate) fn function(device: &Device, kernel: &Kernel) -> Result<sys::CUfuncti
     let c_name = CString::new(name.as_str()).expect("kernel names contain no NUL");
     let function = unsafe { result::module::get_function(module.0, c_name) }
         .map_err(|e| Error::driver(&format!("cuModuleGetFunction({name}) in {}", kernel.program.name), e))?;
-    lock(&FUNCTIONS).insert(key, Function(function));
+    kernel.handles.insert(ordinal, function);
     Ok(function)
 }
 
@@ -114,4 +162,38 @@ fn load_image(device: &Device, program: &Program, image: &[u8]) -> Result<Module
     let module = unsafe { result::module::load_data(aligned.as_ptr().cast()) }
         .map_err(|e| Error::driver(&format!("cuModuleLoadData({})", program.name), e))?;
     Ok(Module(module))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn function(value: usize) -> sys::CUfunction {
+        value as sys::CUfunction
+    }
+
+    #[test]
+    fn handles_are_found_by_device() {
+        let handles = Handles::new();
+        assert_eq!(handles.get(0), None);
+        handles.insert(1, function(0x10));
+        handles.insert(0, function(0x20));
+        assert_eq!(handles.get(1), Some(function(0x10)));
+        assert_eq!(handles.get(0), Some(function(0x20)));
+        assert_eq!(handles.get(2), None);
+    }
+
+    #[test]
+    fn concurrent_inserts_keep_every_device() {
+        let handles = Handles::new();
+        std::thread::scope(|scope| {
+            for ordinal in 0..8 {
+                let handles = &handles;
+                scope.spawn(move || handles.insert(ordinal, function(0x100 + ordinal)));
+            }
+        });
+        for ordinal in 0..8 {
+            assert_eq!(handles.get(ordinal), Some(function(0x100 + ordinal)));
+        }
+    }
 }

@@ -22,6 +22,17 @@ const UNITS: [MoveUnit; 5] = [
     MoveUnit { bytes: 1, variant: "1" },
 ];
 
+/// The kernel name suffix of every unit, widest first.
+pub(crate) const VARIANTS: [&str; UNITS.len()] = {
+    let mut variants = [""; UNITS.len()];
+    let mut index = 0;
+    while index < UNITS.len() {
+        variants[index] = UNITS[index].variant;
+        index += 1;
+    }
+    variants
+};
+
 /// The widest unit that divides every value (addresses and byte sizes).
 pub(crate) fn widest_unit(values: impl IntoIterator<Item = u64>) -> MoveUnit {
     // Units are powers of two, so a unit divides every value exactly when it divides their

@@ -4,8 +4,8 @@
 
 use crate::error::Result;
 use crate::kernels::element::Element;
-use crate::kernels::launch::{argument, launch};
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::launch::{self, argument};
+use crate::kernels::program::MULTIPLY_CONST_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -29,18 +29,14 @@ pub unsafe fn multiply_const<T: Element>(
     let input_range = validate::array::<T>("input", input, count)?;
     let output_range = validate::array::<T>("output", output, count)?;
     validate::same_or_disjoint(("input", &input_range), ("output", &output_range))?;
-    if stream.device().is_simulated() {
-        unsafe { cpu::multiply_const(input, output, count, constant) };
-        return Ok(());
-    }
-    let kernel = Kernel::new(&program::MULTIPLY_CONST, "grcuda_multiply_const_", T::NAME);
-    let count_argument = count as u64;
-    unsafe {
-        launch(
-            stream,
-            &kernel,
-            count,
-            &mut [argument(&input), argument(&output), argument(&count_argument), argument(&constant)],
-        )
-    }
+    let on_cpu = || unsafe { cpu::multiply_const(input, output, count, constant) };
+    launch::run(stream, MULTIPLY_CONST_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+        let count_argument = count as u64;
+        unsafe {
+            kernel.launch(
+                count,
+                &mut [argument(&input), argument(&output), argument(&count_argument), argument(&constant)],
+            )
+        }
+    })
 }

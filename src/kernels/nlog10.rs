@@ -4,8 +4,8 @@
 //! step that turns power into decibels (factor 10) or amplitude into decibels (factor 20).
 
 use crate::error::Result;
-use crate::kernels::launch::{argument, launch};
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::launch::{self, argument};
+use crate::kernels::program::NLOG10_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -23,18 +23,20 @@ pub unsafe fn nlog10(stream: &Stream, input: u64, output: u64, count: usize, fac
     let input_range = validate::array::<f32>("input", input, count)?;
     let output_range = validate::array::<f32>("output", output, count)?;
     validate::same_or_disjoint(("input", &input_range), ("output", &output_range))?;
-    if stream.device().is_simulated() {
-        unsafe { cpu::nlog10(input, output, count, factor, offset) };
-        return Ok(());
-    }
-    let kernel = Kernel::new(&program::NLOG10, "grcuda_nlog10", "");
-    let count_argument = count as u64;
-    unsafe {
-        launch(
-            stream,
-            &kernel,
-            count,
-            &mut [argument(&input), argument(&output), argument(&count_argument), argument(&factor), argument(&offset)],
-        )
-    }
+    let on_cpu = || unsafe { cpu::nlog10(input, output, count, factor, offset) };
+    launch::run(stream, NLOG10_KERNELS.variant(""), on_cpu, |kernel| {
+        let count_argument = count as u64;
+        unsafe {
+            kernel.launch(
+                count,
+                &mut [
+                    argument(&input),
+                    argument(&output),
+                    argument(&count_argument),
+                    argument(&factor),
+                    argument(&offset),
+                ],
+            )
+        }
+    })
 }

@@ -6,7 +6,11 @@
 //! CUDA module; every program includes the shared header `grcuda_common.cuh`, which NVRTC
 //! receives from memory. The text is embedded with `include_str!`, so an installed library
 //! needs no files beside it. The list here is the single place that names them all: the CI
-//! test compiles exactly this list.
+//! test compiles exactly this list. The kernel statics further down are likewise the single
+//! place that names the kernels the launchers launch.
+
+use crate::kernels::module_cache::Handles;
+use crate::kernels::{element, move_unit};
 
 /// One kernel source file.
 #[derive(Clone, Copy, Debug)]
@@ -42,22 +46,99 @@ pub fn programs() -> &'static [Program] {
     PROGRAMS
 }
 
-/// One `extern "C" __global__` function: its program and its name, which is `base` followed by
-/// `variant` (an item type such as "float32", or a unit width such as "16"). Keeping the two
-/// parts separate lets generic launchers name a kernel without building a string per launch.
-#[derive(Clone, Copy, Debug)]
+/// The kernels of one program whose names are `base` followed by one of `variants`: an item
+/// type such as "float32", a unit width such as "16", a suffix such as "_squared", or "" for
+/// the kernel named `base` itself. Keeping the parts separate lets generic launchers pick a
+/// kernel by its suffix without building a string per launch.
+///
+/// Every kernel a launcher uses is in one of the statics below, which also hold each kernel's
+/// function handles on the devices where it is loaded (`module_cache`): a launch finds its
+/// handle there, rather than in a table of all kernels that would need a lock and a key.
+pub(crate) struct Kernels<const N: usize> {
+    program: &'static Program,
+    base: &'static str,
+    variants: [&'static str; N],
+    handles: [Handles; N],
+}
+
+impl<const N: usize> Kernels<N> {
+    const fn new(program: &'static Program, base: &'static str, variants: [&'static str; N]) -> Kernels<N> {
+        Kernels { program, base, variants, handles: [const { Handles::new() }; N] }
+    }
+
+    /// The kernel named `base` followed by `variant`, which must be one of the variants: the
+    /// launchers ask only for those of their item types and units.
+    pub fn variant(&'static self, variant: &str) -> Kernel {
+        let index =
+            self.variants.iter().position(|&known| known == variant).expect("launchers ask only for listed variants");
+        Kernel { program: self.program, base: self.base, variant: self.variants[index], handles: &self.handles[index] }
+    }
+}
+
+pub(crate) static COPY_KERNELS: Kernels<5> = Kernels::new(&COPY, "grcuda_copy_unit", move_unit::VARIANTS);
+pub(crate) static MULTIPLY_CONST_KERNELS: Kernels<4> =
+    Kernels::new(&MULTIPLY_CONST, "grcuda_multiply_const_", element::ELEMENT_NAMES);
+pub(crate) static ADD_KERNELS: Kernels<4> = Kernels::new(&ADD, "grcuda_add_", element::ELEMENT_NAMES);
+pub(crate) static MAGNITUDE_KERNELS: Kernels<2> = Kernels::new(&MAGNITUDE, "grcuda_magnitude", ["", "_squared"]);
+pub(crate) static NLOG10_KERNELS: Kernels<1> = Kernels::new(&NLOG10, "grcuda_nlog10", [""]);
+pub(crate) static FFT_SHIFT_KERNELS: Kernels<1> = Kernels::new(&FFT_SHIFT, "grcuda_fft_shift", [""]);
+pub(crate) static WINDOW_KERNELS: Kernels<2> = Kernels::new(&WINDOW, "grcuda_window_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static INTERLEAVE_KERNELS: Kernels<5> =
+    Kernels::new(&INTERLEAVE, "grcuda_interleave_unit", move_unit::VARIANTS);
+pub(crate) static DEINTERLEAVE_KERNELS: Kernels<5> =
+    Kernels::new(&INTERLEAVE, "grcuda_deinterleave_unit", move_unit::VARIANTS);
+
+/// One `extern "C" __global__` function: its program, its name (`base` followed by `variant`)
+/// and its handles on the devices where it is loaded.
+#[derive(Clone, Copy)]
 pub(crate) struct Kernel {
     pub program: &'static Program,
     pub base: &'static str,
     pub variant: &'static str,
+    pub handles: &'static Handles,
 }
 
 impl Kernel {
-    pub const fn new(program: &'static Program, base: &'static str, variant: &'static str) -> Kernel {
-        Kernel { program, base, variant }
-    }
-
+    /// The full name, built when the kernel is loaded and for messages.
     pub fn name(&self) -> String {
         format!("{}{}", self.base, self.variant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::nvrtc;
+
+    fn kernels<const N: usize>(family: &'static Kernels<N>) -> impl Iterator<Item = Kernel> {
+        family.variants.iter().map(|variant| family.variant(variant))
+    }
+
+    /// The statics name kernels that exist: each is an entry of its program's PTX, which NVRTC
+    /// compiles without a GPU.
+    #[test]
+    fn every_kernel_is_an_entry_of_its_program() {
+        if let Err(error) = nvrtc::version() {
+            assert_ne!(std::env::var("GRCUDA_REQUIRE_NVRTC").as_deref(), Ok("1"), "NVRTC cannot be loaded: {error}");
+            eprintln!("every_kernel_is_an_entry_of_its_program: skipped, NVRTC cannot be loaded: {error}");
+            return;
+        }
+        let all = kernels(&COPY_KERNELS)
+            .chain(kernels(&MULTIPLY_CONST_KERNELS))
+            .chain(kernels(&ADD_KERNELS))
+            .chain(kernels(&MAGNITUDE_KERNELS))
+            .chain(kernels(&NLOG10_KERNELS))
+            .chain(kernels(&FFT_SHIFT_KERNELS))
+            .chain(kernels(&WINDOW_KERNELS))
+            .chain(kernels(&INTERLEAVE_KERNELS))
+            .chain(kernels(&DEINTERLEAVE_KERNELS));
+        let mut ptx = std::collections::HashMap::new();
+        for kernel in all {
+            let text = ptx
+                .entry(kernel.program.name)
+                .or_insert_with(|| String::from_utf8(nvrtc::compile(kernel.program, "compute_90").unwrap()).unwrap());
+            let name = kernel.name();
+            assert!(text.contains(&format!(".entry {name}(")), "no kernel {name} in {}", kernel.program.name);
+        }
     }
 }

@@ -5,8 +5,8 @@
 
 use crate::error::{Error, Result};
 use crate::kernels::element::WindowElement;
-use crate::kernels::launch::{argument, launch};
-use crate::kernels::program::{self, Kernel};
+use crate::kernels::launch::{self, argument};
+use crate::kernels::program::WINDOW_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -38,24 +38,20 @@ pub unsafe fn window<T: WindowElement>(
     let window_range = validate::array::<f32>("window", window, length)?;
     validate::same_or_disjoint(("input", &input_range), ("output", &output_range))?;
     validate::disjoint(("window", &window_range), ("output", &output_range))?;
-    if stream.device().is_simulated() {
-        unsafe { cpu::window::<T>(input, window, output, length, count) };
-        return Ok(());
-    }
-    let kernel = Kernel::new(&program::WINDOW, "grcuda_window_", T::NAME);
-    let (length_argument, count_argument) = (length as u64, count as u64);
-    unsafe {
-        launch(
-            stream,
-            &kernel,
-            count,
-            &mut [
-                argument(&input),
-                argument(&window),
-                argument(&output),
-                argument(&length_argument),
-                argument(&count_argument),
-            ],
-        )
-    }
+    let on_cpu = || unsafe { cpu::window::<T>(input, window, output, length, count) };
+    launch::run(stream, WINDOW_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+        let (length_argument, count_argument) = (length as u64, count as u64);
+        unsafe {
+            kernel.launch(
+                count,
+                &mut [
+                    argument(&input),
+                    argument(&window),
+                    argument(&output),
+                    argument(&length_argument),
+                    argument(&count_argument),
+                ],
+            )
+        }
+    })
 }
