@@ -10,6 +10,7 @@
 //! the record they saw, which is what makes reusing events safe.
 
 use crate::device::Device;
+use crate::driver_calls;
 use crate::error::{DriverResultExt, Error, Result};
 use cudarc::driver::{result, sys};
 
@@ -70,6 +71,7 @@ impl Event {
     /// Blocks the calling thread until the latest record is complete, spinning, sleeping or
     /// both as the event's host wait says.
     pub fn synchronize(&self) -> Result<()> {
+        driver_calls::count();
         if self.device.is_simulated() {
             return Ok(());
         }
@@ -88,6 +90,7 @@ impl Event {
 
     /// Whether the latest record is complete, without waiting.
     pub fn is_complete(&self) -> Result<bool> {
+        driver_calls::count();
         if self.device.is_simulated() {
             return Ok(true);
         }

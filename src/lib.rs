@@ -13,6 +13,7 @@
 pub mod block;
 pub mod buffer;
 pub mod device;
+pub mod driver_calls;
 pub mod error;
 pub mod event;
 mod fallible;

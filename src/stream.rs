@@ -9,6 +9,7 @@
 //! schedule of an in-order stream.
 
 use crate::device::Device;
+use crate::driver_calls;
 use crate::error::{DriverResultExt, Error, Result};
 use crate::event::Event;
 use crate::kernels::validate;
@@ -53,6 +54,7 @@ impl Stream {
 
     /// Blocks the calling thread until everything enqueued so far is complete.
     pub fn synchronize(&self) -> Result<()> {
+        driver_calls::count();
         if self.device.is_simulated() {
             return Ok(());
         }
@@ -60,9 +62,6 @@ impl Stream {
         unsafe { result::stream::synchronize(self.raw) }.during("cuStreamSynchronize")
     }
 
-    /// Makes work enqueued after this call wait, on the GPU, for the event's latest record.
-    /// The calling thread does not wait. The event may come from another CUDA device, but not
-    /// from another backend.
     /// Marks the current end of this stream's work in `event` (replacing its previous
     /// record). The event must be on the stream's device.
     pub fn record(&self, event: &Event) -> Result<()> {
@@ -73,6 +72,7 @@ impl Stream {
                 self.device.describe()
             )));
         }
+        driver_calls::count();
         if self.device.is_simulated() {
             return Ok(());
         }
@@ -80,6 +80,9 @@ impl Stream {
         unsafe { result::event::record(event.raw(), self.raw) }.during("cuEventRecord")
     }
 
+    /// Makes work enqueued after this call wait, on the GPU, for the event's latest record.
+    /// The calling thread does not wait. The event may come from another CUDA device, but not
+    /// from another backend.
     pub fn wait(&self, event: &Event) -> Result<()> {
         if self.device.backend() != event.device().backend() {
             return Err(Error::invalid_argument(format!(
@@ -88,6 +91,7 @@ impl Stream {
                 event.device().describe()
             )));
         }
+        driver_calls::count();
         if self.device.is_simulated() {
             return Ok(());
         }
@@ -111,6 +115,7 @@ impl Stream {
         let destination_range = validate::bytes("copy destination", destination, bytes)?;
         let source_range = validate::bytes("copy source", source, bytes)?;
         validate::disjoint(("copy destination", &destination_range), ("copy source", &source_range))?;
+        driver_calls::count();
         if self.device.is_simulated() {
             unsafe { std::ptr::copy(source as *const u8, destination as *mut u8, bytes) };
             return Ok(());
@@ -132,6 +137,7 @@ impl Stream {
             return Ok(());
         }
         validate::bytes("memset destination", destination, bytes)?;
+        driver_calls::count();
         if self.device.is_simulated() {
             unsafe { std::ptr::write_bytes(destination as *mut u8, value, bytes) };
             return Ok(());

@@ -15,6 +15,7 @@
 //! times over, and no more than the work needs. Launches are asynchronous; errors from the
 //! kernel itself surface at the next synchronising call on the stream, as with any CUDA work.
 
+use crate::driver_calls;
 use crate::error::{Error, Result};
 use crate::kernels::module_cache;
 use crate::kernels::program::Kernel;
@@ -55,6 +56,8 @@ pub(crate) fn run(
     enqueue: impl FnOnce(&LoadedKernel) -> Result<()>,
 ) -> Result<()> {
     if stream.device().is_simulated() {
+        // One launch's worth, also for launchers that split their work into several launches.
+        driver_calls::count();
         on_cpu();
         return Ok(());
     }
@@ -77,6 +80,7 @@ impl LoadedKernel<'_> {
     /// copied at the call), and the device memory the kernel accesses must stay valid until it
     /// completes.
     pub(crate) unsafe fn launch(&self, work_items: usize, arguments: &mut [*mut c_void]) -> Result<()> {
+        driver_calls::count();
         let device = self.stream.device();
         let blocks = grid_size(work_items as u64, device.info().multiprocessor_count);
         device.bind()?;
