@@ -108,7 +108,8 @@
 
 /**
  * Host waits poll for 50 us, then sleep in the driver: short waits answer at once, long
- * ones (a GPU-bound flowgraph's) free the core.
+ * ones (a GPU-bound flowgraph's) free the core. A thread whose last wait outlasted the
+ * poll sleeps at once, until a wait ends within 50 us again.
  */
 #define GRCUDA_HOST_WAIT_ADAPTIVE 2
 

@@ -6,7 +6,9 @@
 //! spins or sleeps is the caller's choice: spinning answers in microseconds and burns a core,
 //! blocking sync frees the core at the cost of a wake-up, and the adaptive wait spins for a
 //! short while and then sleeps, so that short waits answer at once and long ones (a GPU-bound
-//! flowgraph's) free the core. A record replaces the previous one; waits already enqueued keep
+//! flowgraph's) free the core. Adaptive waits learn per thread: after a wait that outlasted the
+//! spin, the thread's next wait sleeps at once, since a GPU-bound block waits long call after
+//! call; a wait that ends within the spin window turns the spin back on. A record replaces the previous one; waits already enqueued keep
 //! the record they saw, which is what makes reusing events safe.
 
 use crate::device::Device;
@@ -22,7 +24,8 @@ pub enum HostWait {
     /// Sleep in the driver until complete (`CU_EVENT_BLOCKING_SYNC`).
     Block,
     /// Poll for `ADAPTIVE_SPIN`, then sleep in the driver: the latency of spinning for short
-    /// waits, the free core of blocking sync for long ones.
+    /// waits, the free core of blocking sync for long ones. A thread whose previous wait
+    /// outlasted the spin sleeps at once.
     Adaptive,
 }
 
@@ -30,6 +33,12 @@ pub enum HostWait {
 /// work() call and a blocking-sync wake-up, short against the milliseconds a GPU-bound
 /// block waits per call.
 pub const ADAPTIVE_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
+
+thread_local! {
+    /// Whether this thread's last adaptive wait ended within `ADAPTIVE_SPIN`: then the next
+    /// one spins first.
+    static LAST_WAIT_WAS_SHORT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
 
 pub struct Event {
     device: Device,
@@ -76,8 +85,11 @@ impl Event {
             return Ok(());
         }
         self.device.bind()?;
-        if self.host_wait == HostWait::Adaptive {
-            let started = std::time::Instant::now();
+        if self.host_wait != HostWait::Adaptive {
+            return unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize");
+        }
+        let started = std::time::Instant::now();
+        if LAST_WAIT_WAS_SHORT.get() {
             while started.elapsed() < ADAPTIVE_SPIN {
                 if self.is_complete()? {
                     return Ok(());
@@ -85,7 +97,9 @@ impl Event {
                 std::hint::spin_loop();
             }
         }
-        unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize")
+        unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize")?;
+        LAST_WAIT_WAS_SHORT.set(started.elapsed() < ADAPTIVE_SPIN);
+        Ok(())
     }
 
     /// Whether the latest record is complete, without waiting.
