@@ -243,6 +243,20 @@ typedef struct grcuda_memory grcuda_memory;
 typedef struct grcuda_stream grcuda_stream;
 
 /**
+ * What a block consumed on one input port (see grcuda_block_end_work()).
+ */
+typedef struct grcuda_consumption {
+    /**
+     * GNU Radio's read index of this input before it consumes.
+     */
+    size_t read_index;
+    /**
+     * Items consumed.
+     */
+    size_t nitems;
+} grcuda_consumption;
+
+/**
  * What a device is and can do.
  */
 typedef struct grcuda_device_info {
@@ -297,10 +311,12 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Creates a block with its own non-blocking stream on `device`.
+ * Creates a block with its own non-blocking stream on `device`. Host waits for the events
+ * it records spin or sleep as `host_wait_mode` says (GRCUDA_HOST_WAIT_*).
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_block_new(const struct grcuda_device *device,
+                                    uint32_t host_wait_mode,
                                     struct grcuda_block **block_out);
 
 /**
@@ -346,6 +362,19 @@ enum grcuda_status grcuda_block_consume(const struct grcuda_block *block,
                                         size_t port,
                                         size_t read_index,
                                         size_t nitems);
+
+/**
+ * The block's thread, after work() enqueued all its work, when nothing more will be enqueued
+ * on the block's stream before the output buffers' grcuda_buffer_post_work() of this call
+ * (a sync block): one entry per input port, in port order, as for grcuda_block_consume().
+ * Records one event on the stream that marks the reads of every input and serves as this
+ * call's post on every output, in place of a record per port. Where the block may enqueue
+ * more work after consuming (a general block), use grcuda_block_consume() instead.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_block_end_work(const struct grcuda_block *block,
+                                         const struct grcuda_consumption *consumed,
+                                         size_t count);
 
 /**
  * Blocks until all work on the block's stream is complete (call it from stop()).

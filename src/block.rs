@@ -7,25 +7,43 @@
 //! its output buffers and a reader of its input buffers, with its stream, and applies the rule
 //! for ports in host memory: an input of a device-to-host buffer, or an output of a
 //! host-to-device buffer, is read or written by the CPU and registers no stream. After work()
-//! enqueued its kernels, [`Block::consume`] reports what it consumed on each input, so that the
-//! writer upstream waits for those reads before overwriting them.
+//! enqueued its kernels, the block reports what it consumed on each input, so that the writer
+//! upstream waits for those reads before overwriting them: [`Block::end_work`] once for all
+//! inputs when nothing more will be enqueued before the outputs' `post_work` (a sync block),
+//! with one event recorded on the stream that marks the reads of every input and the posts of
+//! every output, or [`Block::consume`] per input, one record each, where the block may enqueue
+//! more work afterwards (a general block).
 //!
-//! The writer side needs no call here: GNU Radio calls the output buffers' `begin_write` and
-//! `post_work` hooks for every writer, GPU block or CPU block alike.
+//! The writer side is otherwise not called here: GNU Radio calls the output buffers'
+//! `begin_write` and `post_work` hooks for every writer, GPU block or CPU block alike.
 //!
 //! One block is used by one thread at a time: GNU Radio's control thread at start() and stop(),
 //! the block's own thread in between.
 
-use crate::buffer::{Buffer, ReaderHandle, TransferType};
+use crate::buffer::{Buffer, MAX_RECORDS_IN_FLIGHT, ReaderHandle, TransferType};
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::event::{Event, HostWait};
 use crate::stream::Stream;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Block {
     stream: Arc<Stream>,
     inputs: Vec<InputPort>,
     outputs: Vec<OutputPort>,
+    /// The events `end_work` records, in turn. Twice as many as a buffer keeps records, so a
+    /// buffer has moved past a record before the block records its event again.
+    work_events: Vec<Arc<Event>>,
+    next_work_event: AtomicUsize,
+}
+
+/// What a block consumed on one input port, for [`Block::end_work`].
+#[derive(Clone, Copy, Debug)]
+pub struct Consumption {
+    /// GNU Radio's read index of the port before it consumes.
+    pub read_index: usize,
+    pub nitems: usize,
 }
 
 /// An input port: `Host` when no gr-cuda buffer feeds it, or when its buffer's readers read
@@ -42,9 +60,19 @@ enum OutputPort {
 }
 
 impl Block {
-    /// A block with a new non-blocking stream on `device` and no ports.
-    pub fn new(device: &Device) -> Result<Block> {
-        Ok(Block { stream: Arc::new(Stream::new(device)?), inputs: Vec::new(), outputs: Vec::new() })
+    /// A block with a new non-blocking stream on `device` and no ports; host waits for its
+    /// work spin or sleep as `host_wait` says.
+    pub fn new(device: &Device, host_wait: HostWait) -> Result<Block> {
+        let work_events = (0..2 * MAX_RECORDS_IN_FLIGHT)
+            .map(|_| Event::new(device, host_wait).map(Arc::new))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Block {
+            stream: Arc::new(Stream::new(device)?),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            work_events,
+            next_work_event: AtomicUsize::new(0),
+        })
     }
 
     pub fn stream(&self) -> &Arc<Stream> {
@@ -129,6 +157,42 @@ impl Block {
         }
     }
 
+    /// After work() enqueued all its work, with nothing more to enqueue before GNU Radio posts
+    /// the outputs: one entry per input port, in port order. Records one event on the stream
+    /// that marks the reads of every input and the posts of this call on every output.
+    pub fn end_work(&self, consumed: impl ExactSizeIterator<Item = Consumption> + Clone) -> Result<()> {
+        if consumed.len() != self.inputs.len() {
+            return Err(Error::invalid_argument(format!(
+                "end_work got {} input port entries but the block has {} input port(s) (attach_ports sets them)",
+                consumed.len(),
+                self.inputs.len()
+            )));
+        }
+        let reads_on_device = self
+            .inputs
+            .iter()
+            .zip(consumed.clone())
+            .any(|(port, c)| c.nitems > 0 && matches!(port, InputPort::Device { .. }));
+        let posts_on_device = self.outputs.iter().any(|port| matches!(port, OutputPort::Device(_)));
+        if !reads_on_device && !posts_on_device {
+            return Ok(());
+        }
+        let turn = self.next_work_event.fetch_add(1, Ordering::Relaxed);
+        let event = &self.work_events[turn % self.work_events.len()];
+        self.stream.record(event)?;
+        for (port, consumption) in self.inputs.iter().zip(consumed) {
+            if let InputPort::Device { buffer, reader } = port {
+                buffer.consume_recorded(reader, consumption.read_index, consumption.nitems, event)?;
+            }
+        }
+        for port in &self.outputs {
+            if let OutputPort::Device(buffer) = port {
+                buffer.offer_post_event(event);
+            }
+        }
+        Ok(())
+    }
+
     /// Blocks until everything enqueued on the block's stream is complete (at stop()).
     pub fn synchronize(&self) -> Result<()> {
         self.stream.synchronize()
@@ -158,7 +222,6 @@ impl InputPort {
 mod tests {
     use super::*;
     use crate::device::BackendChoice;
-    use crate::event::HostWait;
 
     fn buffer(device: &Device, transfer: TransferType) -> Arc<Buffer> {
         let buffer = Buffer::new(device, 4, 1024, HostWait::Spin).unwrap();
@@ -173,7 +236,7 @@ mod tests {
     #[test]
     fn ports_keep_their_registration_across_restarts_and_release_buffers_that_left() {
         let device = Device::open(0, BackendChoice::Simulated).unwrap();
-        let mut block = Block::new(&device).unwrap();
+        let mut block = Block::new(&device, HostWait::Spin).unwrap();
         let (first, second) =
             (buffer(&device, TransferType::DeviceToDevice), buffer(&device, TransferType::DeviceToDevice));
         let to_host = buffer(&device, TransferType::DeviceToHost);

@@ -990,9 +990,11 @@ impl Fuzzer {
                 let null_out = self.rng.percent(5);
                 let mut handle = garbage::<grcuda_block>();
                 let out = if null_out { null_mut() } else { &mut handle as *mut _ };
-                let status = grcuda_block_new(device, out);
+                let mode =
+                    self.rng.enum_value(&[GRCUDA_HOST_WAIT_SPIN, GRCUDA_HOST_WAIT_BLOCK, GRCUDA_HOST_WAIT_ADAPTIVE]);
+                let status = grcuda_block_new(device, mode, out);
                 let ok = self.check("grcuda_block_new", status, scope_of(backend), || {
-                    format!("{device:?}, null_out {null_out}")
+                    format!("{device:?}, {mode}, null_out {null_out}")
                 });
                 self.check_cleared("grcuda_block_new", ok, null_out || handle.is_null());
                 if ok {
@@ -1060,7 +1062,21 @@ impl Fuzzer {
                     }
                 }
             }
-            6..=10 => {
+            9 | 10 => {
+                let index = self.block();
+                let block = self.block_handle(index);
+                let ports = index.map_or(1, |i| self.blocks[i].inputs);
+                let length = if self.rng.percent(80) { ports } else { self.rng.below(4) };
+                let consumed: Vec<grcuda_consumption> = (0..length)
+                    .map(|_| grcuda_consumption { read_index: self.rng.index(4096), nitems: self.rng.index(MAX_ITEMS) })
+                    .collect();
+                let (pointer, count) = self.list_argument(&consumed);
+                let status = grcuda_block_end_work(block, pointer, count);
+                self.check("grcuda_block_end_work", status, scope_of(index.map(|i| self.blocks[i].backend)), || {
+                    format!("{block:?}, {count} of {}", consumed.len())
+                });
+            }
+            6..=8 => {
                 let index = self.block();
                 let block = self.block_handle(index);
                 let port = self.rng.index(index.map_or(1, |i| self.blocks[i].inputs + 1));

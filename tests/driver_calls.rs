@@ -11,7 +11,7 @@
 //! thread plays every party, call by call, so each call's operations are counted apart.
 //! Expected counts are exact: a change that saves a call must lower them.
 
-use grcuda::block::Block;
+use grcuda::block::{Block, Consumption};
 use grcuda::buffer::{Buffer, TransferType};
 use grcuda::driver_calls;
 use grcuda::{BackendChoice, Device, HostWait, kernels};
@@ -24,22 +24,25 @@ struct Chain {
     blocks: [Block; 2],
     cpu_reader: grcuda::buffer::ReaderHandle,
     position: usize,
+    /// The GPU blocks end their calls as sync blocks do (`end_work`), or as general blocks
+    /// (`consume`).
+    sync_blocks: bool,
 }
 
 impl Chain {
-    fn new(device: &Device) -> Chain {
+    fn new(device: &Device, sync_blocks: bool) -> Chain {
         let kinds = [TransferType::HostToDevice, TransferType::DeviceToDevice, TransferType::DeviceToHost];
         let edges = kinds.map(|kind| {
             let buffer = Buffer::new(device, 4, 4096, HostWait::Spin).unwrap();
             buffer.set_transfer_type(kind).unwrap();
             Arc::new(buffer)
         });
-        let mut blocks = [Block::new(device).unwrap(), Block::new(device).unwrap()];
+        let mut blocks = [Block::new(device, HostWait::Spin).unwrap(), Block::new(device, HostWait::Spin).unwrap()];
         for (index, block) in blocks.iter_mut().enumerate() {
             block.attach_ports(&[Some(edges[index].clone())], &[Some(edges[index + 1].clone())]).unwrap();
         }
         let cpu_reader = edges[2].add_reader(None).unwrap();
-        Chain { edges, blocks, cpu_reader, position: 0 }
+        Chain { edges, blocks, cpu_reader, position: 0, sync_blocks }
     }
 
     /// Driver operations of `call` on this thread.
@@ -59,16 +62,21 @@ impl Chain {
             unsafe { std::ptr::write_bytes(host as *mut u8, 1, CHUNK * 4) };
             edges[0].post_work(index, CHUNK).unwrap();
         });
+        let sync_blocks = self.sync_blocks;
         let mut gpu_blocks = [0; 2];
         for (number, block) in self.blocks.iter().enumerate() {
             let (input, output) = (&edges[number], &edges[number + 1]);
             gpu_blocks[number] = Self::count(|| {
-                // write_pointer(), _read_pointer(), work(), report_consumed(), post_work().
+                // write_pointer(), _read_pointer(), work(), end of work, post_work().
                 let destination = output.writer_pointer(index).unwrap();
                 output.begin_write(index, CHUNK).unwrap();
                 let source = input.begin_read(index).unwrap();
                 unsafe { kernels::multiply_const(block.stream(), source, destination, CHUNK, 2.0f32).unwrap() };
-                block.consume(0, index, CHUNK).unwrap();
+                if sync_blocks {
+                    block.end_work([Consumption { read_index: index, nitems: CHUNK }].into_iter()).unwrap();
+                } else {
+                    block.consume(0, index, CHUNK).unwrap();
+                }
                 output.post_work(index, CHUNK).unwrap();
             });
         }
@@ -81,41 +89,52 @@ impl Chain {
     }
 }
 
-#[test]
-fn steady_state_work_calls_make_few_driver_calls() {
+/// The most and the mean driver operations per work() call of each party (source, block A,
+/// block B, sink) over 64 laps in the steady state.
+fn measure(sync_blocks: bool) -> [(u64, f64); 4] {
     let device = Device::open(0, BackendChoice::Simulated).unwrap();
-    let mut chain = Chain::new(&device);
+    let mut chain = Chain::new(&device, sync_blocks);
     for _ in 0..100 {
         chain.lap();
     }
     let laps: Vec<[u64; 4]> = (0..64).map(|_| chain.lap()).collect();
-    let most = |party: usize| laps.iter().map(|lap| lap[party]).max().unwrap();
-    let total = |party: usize| laps.iter().map(|lap| lap[party]).sum::<u64>();
-    eprintln!(
-        "driver operations per work() call, most (mean): source {} ({:.2}), block A {} ({:.2}), block B {} ({:.2}), sink {} ({:.2})",
-        most(0),
-        total(0) as f64 / 64.0,
-        most(1),
-        total(1) as f64 / 64.0,
-        most(2),
-        total(2) as f64 / 64.0,
-        most(3),
-        total(3) as f64 / 64.0
-    );
+    let figures = std::array::from_fn(|party| {
+        let most = laps.iter().map(|lap| lap[party]).max().unwrap();
+        (most, laps.iter().map(|lap| lap[party]).sum::<u64>() as f64 / laps.len() as f64)
+    });
+    eprintln!("driver operations per work() call, most and mean (source, block A, block B, sink): {figures:?}");
+    figures
+}
+
+#[test]
+fn sync_blocks_make_one_record_per_call() {
+    let [source, block_a, block_b, sink] = measure(true);
     // Source: begin_write queries the copy that last read its host span (a lap ago: done);
     // post_work queries block A's newest read of the device span, copies, records the post
     // and makes block A's stream wait for it.
-    assert_eq!(most(0), 5);
+    assert_eq!(source.0, 5);
     // Block A: begin_write queries block B's newest read of its output span; the kernel;
-    // consume records the read; post_work records the post and makes block B's stream wait
-    // for it; one call in eight or so also queries a read record half a ring newer to free
-    // the slot it reuses.
-    assert_eq!(most(1), 6);
+    // end_work records one event, its read and its post; post_work makes block B's stream
+    // wait for it; one call in eight or so also queries a read record half a ring newer to
+    // free the slot it reuses.
+    assert_eq!(block_a.0, 5);
+    assert!(block_a.1 < 4.5, "block A should free most slots without a query: {block_a:?}");
     // Block B: begin_write finds the copy of its output span known complete (the sink's
-    // query marked it); the kernel; the read record; post_work records the kernel's end,
-    // makes the copy stream wait for it, copies and records the post.
-    assert_eq!(most(2), 6);
+    // query marked it); the kernel; end_work's event; post_work makes the copy stream wait
+    // for it, copies and records the post.
+    assert_eq!(block_b.0, 5);
     // Sink: begin_read queries the newest post overlapping what it reads.
-    assert_eq!(most(3), 1);
-    assert!(total(1) < 64 * 6, "block A should free most slots without a query");
+    assert_eq!(sink.0, 1);
+}
+
+#[test]
+fn general_blocks_make_a_record_per_input_and_output() {
+    let [source, block_a, block_b, sink] = measure(false);
+    assert_eq!(source.0, 5);
+    // As above, with a read record and a post record instead of end_work's one event.
+    assert_eq!(block_a.0, 6);
+    assert!(block_a.1 < 6.0, "block A should free most slots without a query: {block_a:?}");
+    // As above, with a read record, and a record of the kernel's end for the copy stream.
+    assert_eq!(block_b.0, 6);
+    assert_eq!(sink.0, 1);
 }

@@ -168,7 +168,12 @@ fn cases() -> Vec<Case> {
             |_| grcuda_buffer_published_items(null(), 0, 1, slot()),
             slot_cleared,
         ),
-        ("grcuda_block_new", "device is NULL", |_| grcuda_block_new(null(), slot()), slot_cleared),
+        (
+            "grcuda_block_new",
+            "device is NULL",
+            |_| grcuda_block_new(null(), GRCUDA_HOST_WAIT_SPIN, slot()),
+            slot_cleared,
+        ),
         ("grcuda_buffer_begin_read", "buffer is NULL", |_| grcuda_buffer_begin_read(null(), 0, slot()), slot_cleared),
         // Not a NULL handle, but a failure after the handle was accepted: cleared as well.
         (
@@ -251,7 +256,7 @@ fn a_null_out_parameter_is_named_before_a_null_handle() {
         ("pointer_out", grcuda_buffer_writer_pointer(null(), usize::MAX, null_mut())),
         ("pointer_out", grcuda_buffer_reader_pointer(null(), usize::MAX, null_mut())),
         ("published_out", grcuda_buffer_published_items(null(), usize::MAX, 0, null_mut())),
-        ("block_out", grcuda_block_new(null(), null_mut())),
+        ("block_out", grcuda_block_new(null(), 99, null_mut())),
         ("pointer_out", grcuda_buffer_begin_read(null(), usize::MAX, null_mut())),
     ];
     for (name, status) in checks {

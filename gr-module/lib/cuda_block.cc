@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "buffer_settings.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/cuda/cuda_block.h>
@@ -32,7 +33,8 @@ const grcuda_buffer* wired_handle(const gr::buffer_sptr& buffer)
 
 block_context::block_context()
 {
-    check(grcuda_block_new(device(), &d_block), "gr-cuda: creating a block's stream");
+    check(grcuda_block_new(device(), host_wait_mode(), &d_block),
+          "gr-cuda: creating a block's stream");
 }
 
 block_context::~block_context() { grcuda_block_free(d_block); }
@@ -56,9 +58,11 @@ void block_context::attach(gr::block& self)
     }
     std::vector<const grcuda_buffer*> inputs;
     d_inputs.clear();
+    d_consumption.clear();
     for (int port = 0; port < detail->ninputs(); port++) {
         const gr::buffer_reader_sptr reader = detail->input(port);
         d_inputs.push_back(reader.get());
+        d_consumption.push_back({ 0, 0 });
         inputs.push_back(wired_handle(reader->buffer()));
     }
     check(grcuda_block_attach_ports(
@@ -80,6 +84,17 @@ void block_context::report_consumed(int port, int nitems)
     // Only this block's thread moves its read index, so reading it needs no lock.
     check(grcuda_block_consume(d_block, port, d_inputs[port]->get_read_index(), nitems),
           "gr-cuda: report_consumed");
+}
+
+void block_context::end_work(int nitems)
+{
+    // Only this block's thread moves its read indices, so reading them needs no lock.
+    const size_t consumed = nitems > 0 ? static_cast<size_t>(nitems) : 0;
+    for (size_t port = 0; port < d_inputs.size(); port++) {
+        d_consumption[port] = { d_inputs[port]->get_read_index(), consumed };
+    }
+    check(grcuda_block_end_work(d_block, d_consumption.data(), d_consumption.size()),
+          "gr-cuda: end of work");
 }
 
 void block_context::synchronize()

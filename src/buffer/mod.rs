@@ -127,6 +127,10 @@ struct Writer {
     stream: Option<Arc<Stream>>,
     /// Marks the writer's work for the copy stream to wait on (device-to-host).
     done: Event,
+    /// An event the writer recorded after all its work of the current call
+    /// ([`Buffer::offer_post_event`]), which the call's post uses instead of a record of
+    /// its own. Cleared by `begin_write`, so it never outlives the call.
+    offered: Option<Arc<Event>>,
 }
 
 struct Reader {
@@ -155,7 +159,7 @@ impl Buffer {
             host_wait,
             device_ring,
             transfer: OnceLock::new(),
-            writer: Mutex::new(Writer { stream: None, done: Event::new(device, host_wait)? }),
+            writer: Mutex::new(Writer { stream: None, done: Event::new(device, host_wait)?, offered: None }),
             posts: Mutex::new(PendingWork::new(device, host_wait)?),
             readers: RwLock::new(Vec::new()),
         })
@@ -365,10 +369,14 @@ impl Buffer {
     pub fn begin_write(&self, write_index: usize, nitems: usize) -> Result<()> {
         let span = self.span(write_index, nitems, "write")?;
         let transfer = self.transfer()?;
+        let writer_stream = {
+            let mut writer = lock(&self.writer);
+            writer.offered = None;
+            writer.stream.clone()
+        };
         if nitems == 0 {
             return Ok(());
         }
-        let writer_stream = lock(&self.writer).stream.clone();
         match transfer.kind {
             // The CPU writer must not overwrite host memory a DMA still reads.
             TransferType::HostToDevice => self.wait_newest_post_overlapping(span, None),
@@ -387,30 +395,40 @@ impl Buffer {
         if nitems == 0 {
             return Ok(());
         }
-        let writer_stream = lock(&self.writer).stream.clone();
-        let post_stream = match (transfer.kind, &transfer.copy_stream) {
-            (TransferType::DeviceToDevice, _) => match &writer_stream {
-                Some(stream) => stream.as_ref(),
+        let (writer_stream, offered) = {
+            let mut writer = lock(&self.writer);
+            (writer.stream.clone(), writer.offered.take())
+        };
+        let post = match (transfer.kind, &transfer.copy_stream) {
+            (TransferType::DeviceToDevice, _) => match (&writer_stream, offered) {
+                (Some(_), Some(event)) => {
+                    lock(&self.posts).adopt(span, &event)?;
+                    event
+                }
+                (Some(stream), None) => lock(&self.posts).record(span, stream)?,
                 // A host-synchronous writer's data is already complete.
-                None => return Ok(()),
+                (None, _) => return Ok(()),
             },
             (TransferType::HostToDevice, Some(copy_stream)) => {
                 self.wait_reads_overlapping(span, Some(copy_stream))?;
                 self.copy(transfer, span, copy_stream)?;
-                copy_stream
+                lock(&self.posts).record(span, copy_stream)?
             }
             (TransferType::DeviceToHost, Some(copy_stream)) => {
-                if let Some(writer_stream) = &writer_stream {
-                    let writer = lock(&self.writer);
-                    writer_stream.record(&writer.done)?;
-                    copy_stream.wait(&writer.done)?;
+                match (&writer_stream, offered) {
+                    (Some(_), Some(event)) => copy_stream.wait(&event)?,
+                    (Some(writer_stream), None) => {
+                        let writer = lock(&self.writer);
+                        writer_stream.record(&writer.done)?;
+                        copy_stream.wait(&writer.done)?;
+                    }
+                    (None, _) => {}
                 }
                 self.copy(transfer, span, copy_stream)?;
-                copy_stream
+                lock(&self.posts).record(span, copy_stream)?
             }
             (_, None) => unreachable!("host/device transfers always have a copy stream"),
         };
-        let post = lock(&self.posts).record(span, post_stream)?;
         for reader in self.read_readers().iter() {
             if let Some(stream) = lock(&reader.stream).as_ref() {
                 stream.wait(&post)?;
@@ -467,6 +485,31 @@ impl Buffer {
             lock(&reader.reads).record(span, stream)?;
         }
         Ok(())
+    }
+
+    /// Reader thread: as [`Buffer::consume`], for a reader whose party recorded `event` on its
+    /// stream after all the work that reads the span, so no record of its own is needed.
+    pub fn consume_recorded(
+        &self,
+        reader: &ReaderHandle,
+        read_index: usize,
+        nitems: usize,
+        event: &Arc<Event>,
+    ) -> Result<()> {
+        let reader = self.own(reader)?;
+        let span = self.span(read_index, nitems, "consume")?;
+        if nitems > 0 && lock(&reader.stream).is_some() {
+            lock(&reader.reads).adopt(span, event)?;
+        }
+        Ok(())
+    }
+
+    /// Writer thread, after enqueuing all its work of this call and before `post_work`, with
+    /// nothing enqueued on its stream in between: `event`, recorded on the writer's stream
+    /// after that work, marks the call's post, which then needs no record of its own. The
+    /// offer lasts until `post_work` or the next `begin_write`.
+    pub fn offer_post_event(&self, event: &Arc<Event>) {
+        lock(&self.writer).offered = Some(event.clone());
     }
 
     /// Blocks the calling thread until the posts that wrote `[read_index, read_index + nitems)`

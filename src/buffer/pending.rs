@@ -26,6 +26,10 @@ use std::sync::Arc;
 pub const SLOTS: usize = 16;
 
 struct Record {
+    /// The slot's own event, which `record` records.
+    own_event: Arc<Event>,
+    /// The event that marks this record's work: the slot's own, or one the recording party
+    /// recorded for several records at once (`adopt`).
     event: Arc<Event>,
     span: RingSpan,
     /// Position in the order of records made by this ring.
@@ -52,7 +56,7 @@ impl PendingWork {
         let records = (0..SLOTS)
             .map(|_| {
                 let event = Arc::new(Event::new(device, host_wait)?);
-                Ok(Record { event, span: RingSpan::new(0, 0), sequence: 0, pending: false })
+                Ok(Record { own_event: event.clone(), event, span: RingSpan::new(0, 0), sequence: 0, pending: false })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Self { records, next: 0, recorded: 0 })
@@ -61,19 +65,39 @@ impl PendingWork {
     /// Marks `span` as busy until the work enqueued so far on `stream` completes; returns the
     /// record's event.
     pub fn record(&mut self, span: RingSpan, stream: &Stream) -> Result<Arc<Event>> {
+        let own_event = self.free_slot()?.own_event.clone();
+        stream.record(&own_event)?;
+        Ok(self.fill_slot(span, own_event))
+    }
+
+    /// Marks `span` as busy until `event`'s latest record completes: an event the party
+    /// recorded on its stream once for several records (its reads and its posts), to spare a
+    /// record per ring. The party records it again only after this ring moved past it, or
+    /// waits it sees are for later work on the same stream, which is safe.
+    pub fn adopt(&mut self, span: RingSpan, event: &Arc<Event>) -> Result<()> {
+        self.free_slot()?;
+        self.fill_slot(span, event.clone());
+        Ok(())
+    }
+
+    /// The slot the next record goes into, its previous record retired.
+    fn free_slot(&mut self) -> Result<&Record> {
         if self.records[self.next].pending {
             self.retire_oldest()?;
         }
+        Ok(&self.records[self.next])
+    }
+
+    fn fill_slot(&mut self, span: RingSpan, event: Arc<Event>) -> Arc<Event> {
         let sequence = self.recorded;
         let record = &mut self.records[self.next];
-        stream.record(&record.event)?;
+        record.event = event.clone();
         record.span = span;
         record.sequence = sequence;
         record.pending = true;
-        let event = record.event.clone();
         self.recorded += 1;
         self.next = (self.next + 1) % SLOTS;
-        Ok(event)
+        event
     }
 
     /// Makes the oldest slot reusable, waiting on the host only if its work is still running.

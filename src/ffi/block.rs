@@ -2,14 +2,25 @@
 
 //! C API: the block work-wrapper.
 
+use super::event::host_wait;
 use super::{
     borrow, borrow_mut, borrow_slice, free_handle, grcuda_buffer, grcuda_device, grcuda_status, grcuda_stream, guard,
     guard_out, guard_value, into_handle,
 };
-use crate::block::Block;
+use crate::block::{Block, Consumption};
 use crate::buffer::Buffer;
 use crate::error::Result;
 use std::sync::Arc;
+
+/// What a block consumed on one input port (see grcuda_block_end_work()).
+#[repr(C)]
+#[allow(non_camel_case_types)]
+pub struct grcuda_consumption {
+    /// GNU Radio's read index of this input before it consumes.
+    pub read_index: usize,
+    /// Items consumed.
+    pub nitems: usize,
+}
 
 /// A GPU block's share of the library: its stream, and its place as reader of its input
 /// buffers and writer of its output buffers. Used by one thread at a time.
@@ -19,12 +30,17 @@ pub struct grcuda_block {
     stream: grcuda_stream,
 }
 
-/// Creates a block with its own non-blocking stream on `device`.
+/// Creates a block with its own non-blocking stream on `device`. Host waits for the events
+/// it records spin or sleep as `host_wait_mode` says (GRCUDA_HOST_WAIT_*).
 #[must_use]
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_block_new(device: *const grcuda_device, block_out: *mut *mut grcuda_block) -> grcuda_status {
+pub extern "C" fn grcuda_block_new(
+    device: *const grcuda_device,
+    host_wait_mode: u32,
+    block_out: *mut *mut grcuda_block,
+) -> grcuda_status {
     guard_out(block_out, "block_out", std::ptr::null_mut(), || {
-        let block = Block::new(&borrow(device, "device")?.device)?;
+        let block = Block::new(&borrow(device, "device")?.device, host_wait(host_wait_mode)?)?;
         let stream = grcuda_stream { stream: block.stream().clone() };
         Ok(into_handle(grcuda_block { block, stream }))
     })
@@ -93,6 +109,26 @@ pub extern "C" fn grcuda_block_consume(
     nitems: usize,
 ) -> grcuda_status {
     guard(|| borrow(block, "block")?.block.consume(port, read_index, nitems))
+}
+
+/// The block's thread, after work() enqueued all its work, when nothing more will be enqueued
+/// on the block's stream before the output buffers' grcuda_buffer_post_work() of this call
+/// (a sync block): one entry per input port, in port order, as for grcuda_block_consume().
+/// Records one event on the stream that marks the reads of every input and serves as this
+/// call's post on every output, in place of a record per port. Where the block may enqueue
+/// more work after consuming (a general block), use grcuda_block_consume() instead.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_block_end_work(
+    block: *const grcuda_block,
+    consumed: *const grcuda_consumption,
+    count: usize,
+) -> grcuda_status {
+    guard(|| {
+        let block = borrow(block, "block")?;
+        let consumed = borrow_slice(consumed, count, "consumed")?;
+        block.block.end_work(consumed.iter().map(|c| Consumption { read_index: c.read_index, nitems: c.nitems }))
+    })
 }
 
 /// Blocks until all work on the block's stream is complete (call it from stop()).

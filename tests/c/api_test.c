@@ -95,7 +95,7 @@ static void test_streams_events_memory(struct grcuda_device *device) {
     INVALID(grcuda_memory_new(NULL, GRCUDA_MEMORY_DEVICE, 16, &null_device_memory), "device is NULL");
     CHECK(null_device_memory == NULL);
     struct grcuda_block *null_device_block = (struct grcuda_block *)1;
-    INVALID(grcuda_block_new(NULL, &null_device_block), "device is NULL");
+    INVALID(grcuda_block_new(NULL, GRCUDA_HOST_WAIT_SPIN, &null_device_block), "device is NULL");
     CHECK(null_device_block == NULL);
     uint64_t free_bytes = 12345;
     INVALID(grcuda_device_free_memory(NULL, &free_bytes), "device is NULL");
@@ -240,7 +240,7 @@ static void test_chain(struct grcuda_device *device) {
     }
     struct grcuda_block *blocks[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++) {
-        OK(grcuda_block_new(device, &blocks[i]));
+        OK(grcuda_block_new(device, GRCUDA_HOST_WAIT_BLOCK, &blocks[i]));
         const struct grcuda_buffer *inputs[1] = {edges[i]}, *outputs[1] = {edges[i + 1]};
         OK(grcuda_block_attach_ports(blocks[i], inputs, 1, outputs, 1));
         CHECK(grcuda_block_stream(blocks[i]) != NULL);
@@ -250,6 +250,7 @@ static void test_chain(struct grcuda_device *device) {
     CHECK(cpu_reader == 0); /* the GPU block's port on the device-to-host edge is in host memory */
     INVALID(grcuda_block_consume(blocks[1], 1, 0, 1), "input port 1 does not exist");
     INVALID(grcuda_block_attach_ports(blocks[0], NULL, 1, NULL, 0), "inputs is NULL");
+    INVALID(grcuda_block_end_work(blocks[0], NULL, 0), "1 input port");
 
     const size_t n = grcuda_buffer_ring_items(edges[0]);
     const size_t chunk = n / 3 + 7; /* never divides the ring: chunks cross the wrap point */
@@ -261,7 +262,7 @@ static void test_chain(struct grcuda_device *device) {
         OK(grcuda_buffer_writer_pointer(edges[0], position, &host));
         for (size_t i = 0; i < chunk; i++) ((float *)host)[i] = (float)(lap * chunk + i);
         OK(grcuda_buffer_post_work(edges[0], position, chunk));
-        /* Each GPU block: begin_write, copy on its stream, consume, post_work. */
+        /* Each GPU block: begin_write, copy on its stream, end_work or consume, post_work. */
         for (int b = 0; b < 2; b++) {
             const void *in = NULL;
             void *out = NULL;
@@ -269,7 +270,12 @@ static void test_chain(struct grcuda_device *device) {
             OK(grcuda_buffer_begin_read(edges[b], position, &in));
             OK(grcuda_buffer_writer_pointer(edges[b + 1], position, &out));
             OK(grcuda_stream_copy_async(grcuda_block_stream(blocks[b]), out, in, chunk * sizeof(float)));
-            OK(grcuda_block_consume(blocks[b], 0, position, chunk));
+            if (b == 0) { /* a sync block: one event for its read and its post */
+                const struct grcuda_consumption consumed = {position, chunk};
+                OK(grcuda_block_end_work(blocks[b], &consumed, 1));
+            } else { /* a general block: a record per input */
+                OK(grcuda_block_consume(blocks[b], 0, position, chunk));
+            }
             OK(grcuda_buffer_post_work(edges[b + 1], position, chunk));
         }
         /* CPU sink waits for the host copy and checks. */

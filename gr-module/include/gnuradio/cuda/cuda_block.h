@@ -46,6 +46,10 @@ public:
     //! Input \p port (of the block attach() was given): all work reading \p nitems items
     //! from its read index is enqueued, and the block will consume them.
     void report_consumed(int port, int nitems);
+    //! After work() enqueued all its work, when nothing more will be enqueued before GNU
+    //! Radio posts the outputs (a sync block): every input port consumes \p nitems items
+    //! from its read index. One event marks the reads and this call's posts.
+    void end_work(int nitems);
     //! Waits until all work on the stream is done (from stop()).
     void synchronize();
 
@@ -56,6 +60,8 @@ private:
     //! lock()/unlock() takes away from it. GNU Radio replaces them only between a stop()
     //! and the next start(), which attaches again.
     std::vector<gr::buffer_reader*> d_inputs;
+    //! end_work()'s entries, one per input port, kept to spare an allocation per call.
+    std::vector<grcuda_consumption> d_consumption;
 };
 
 /*!
@@ -97,6 +103,9 @@ protected:
             report_consumed(port, nitems);
         }
     }
+    //! Instead of report_consumed_each() when work() returns at once: see
+    //! block_context::end_work().
+    void end_work(int nitems) { d_context.end_work(nitems); }
 
 private:
     block_context d_context;
@@ -105,7 +114,8 @@ private:
 /*!
  * \brief Base of GPU sync blocks (gr::sync_block, sync_decimator, sync_interpolator):
  * work() only launches kernels on stream(); this class reports the consumption to the
- * buffers before GNU Radio frees the items, exactly as the sync block itself consumes.
+ * buffers before GNU Radio frees the items, exactly as the sync block itself consumes,
+ * with one event for the reads and the posts of the call (end_work()).
  */
 template <class Interface>
 class cuda_sync_block : public cuda_block<Interface>
@@ -122,7 +132,7 @@ public:
             // What sync_block, sync_decimator and sync_interpolator each consume.
             const int consumed =
                 this->fixed_rate_noutput_to_ninput(produced) - (this->history() - 1);
-            this->report_consumed_each(consumed);
+            this->end_work(consumed);
             this->consume_each(consumed);
         }
         return produced;
