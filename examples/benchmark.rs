@@ -10,6 +10,9 @@
 //!    against the same kernel on raw allocations of the same size: once with one thread making
 //!    every block's calls in turn (the protocol's own cost), once with a thread per block and
 //!    a condition-variable scheduler like GNU Radio's (adds thread hand-offs).
+//! 4. CUDA graphs: the CPU time of launching one or three small kernels one by one against
+//!    launching the same kernels captured in a CUDA graph, which is what a block with
+//!    several launches per call (cuda.fft with a window and a shift) could save.
 //!
 //! Run: cargo run --release --example benchmark [-- --quick]
 
@@ -322,6 +325,65 @@ fn multiply_table(device: &Device, settings: &Settings) {
     println!();
 }
 
+/// CPU microseconds per call of `launch`, which enqueues on `stream`, over `calls` calls
+/// (the GPU work is a few microseconds: the host's launch cost sets the pace).
+fn launch_microseconds(stream: &Stream, calls: usize, mut launch: impl FnMut()) -> f64 {
+    launch();
+    stream.synchronize().unwrap();
+    let started = Instant::now();
+    for _ in 0..calls {
+        launch();
+    }
+    let elapsed = started.elapsed();
+    stream.synchronize().unwrap();
+    elapsed.as_secs_f64() * 1e6 / calls as f64
+}
+
+fn graph_table(device: &Device, settings: &Settings) {
+    use cudarc::driver::{result, sys};
+    println!(
+        "### CUDA graphs: CPU time to launch small kernels one by one or as one graph
+"
+    );
+    println!(
+        "multiply_const_ff kernels of 4096 items in stream order. A graph launch is fixed work: a block          would also update the kernels' addresses each call (cuGraphExecKernelNodeSetParams, one driver          call per kernel), which this figure leaves out.
+"
+    );
+    println!("| kernels per call | launches, us per call | graph, us per call | graph / launches |");
+    println!("|---:|---:|---:|---:|");
+    let stream = Stream::new(device).unwrap();
+    let items = 4096;
+    let data = DeviceAllocation::new(device, items * 4).unwrap();
+    let launch_kernels = |count: usize| {
+        for _ in 0..count {
+            unsafe { kernels::multiply_const(&stream, data.address(), data.address(), items, 1.0f32).unwrap() };
+        }
+    };
+    let calls = settings.rounds / 4;
+    for count in [1, 3] {
+        let plain = launch_microseconds(&stream, calls, || launch_kernels(count));
+        let raw_stream = stream.raw_handle() as sys::CUstream;
+        let graph = unsafe {
+            result::stream::begin_capture(raw_stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+                .unwrap();
+            launch_kernels(count);
+            let graph = result::stream::end_capture(raw_stream).unwrap();
+            let executable = result::graph::instantiate(graph, sys::CUgraphInstantiate_flags(0)).unwrap();
+            result::graph::destroy(graph).unwrap();
+            executable
+        };
+        let graphed =
+            launch_microseconds(&stream, calls, || unsafe { result::graph::launch(graph, raw_stream).unwrap() });
+        unsafe { result::graph::exec_destroy(graph).unwrap() };
+        println!("| {count} | {plain:.2} | {graphed:.2} | {:.0}% |", 100.0 * graphed / plain);
+    }
+    println!(
+        "
+({calls} calls each)
+"
+    );
+}
+
 fn human_bytes(bytes: usize) -> String {
     if bytes >= 1 << 20 { format!("{} MiB", bytes >> 20) } else { format!("{} KiB", bytes >> 10) }
 }
@@ -349,4 +411,7 @@ fn main() {
     transfer_table(&device, &settings);
     protocol_cost_table(&device, &settings);
     multiply_table(&device, &settings);
+    if !device.is_simulated() {
+        graph_table(&device, &settings);
+    }
 }
