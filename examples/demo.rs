@@ -15,7 +15,7 @@
 mod support;
 
 use grcuda::buffer::{Buffer, TransferType};
-use grcuda::fft::{self, FftKind};
+use grcuda::fft::{FftKind, FftPlan};
 use grcuda::kernels::{self, Complex32};
 use grcuda::memory::{DeviceAllocation, PinnedAllocation};
 use grcuda::{Device, HostWait, Stream};
@@ -116,7 +116,7 @@ fn cpu_source(output: &Edge, total_samples: usize) {
 }
 
 /// The GPU block: everything it does in work() is enqueue kernels on its stream.
-fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edge, stream: &Stream) {
+fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edge, stream: &Arc<Stream>) {
     let hann: Vec<f32> =
         (0..FFT_SIZE).map(|i| (0.5 - 0.5 * (2.0 * PI * i as f64 / FFT_SIZE as f64).cos()) as f32).collect();
     let window = DeviceAllocation::new(device, FFT_SIZE * 4).unwrap();
@@ -128,6 +128,8 @@ fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edg
     let windowed = DeviceAllocation::new(device, BATCH * FFT_SIZE * 8).unwrap();
     let spectrum = DeviceAllocation::new(device, BATCH * FFT_SIZE * 8).unwrap();
     let power = DeviceAllocation::new(device, BATCH * FFT_SIZE * 4).unwrap();
+    // Made once, before the loop, as a GNU Radio block makes its plan in its constructor.
+    let mut fft = FftPlan::new(stream, FftKind::Forward, FFT_SIZE).unwrap();
     let vector = FFT_SIZE as u64;
     let reader_handle = input.buffer.reader(reader).unwrap();
     while let Some((read_index, available)) = input.wait_items_in_multiples(reader, (BATCH * FFT_SIZE) as u64, vector) {
@@ -139,7 +141,7 @@ fn gpu_spectrum_block(device: &Device, input: &Edge, reader: usize, output: &Edg
         unsafe {
             kernels::window::<Complex32>(stream, samples, window.address(), windowed.address(), FFT_SIZE, vectors)
                 .unwrap();
-            fft::execute(stream, FftKind::Forward, FFT_SIZE, vectors, windowed.address(), spectrum.address()).unwrap();
+            fft.execute(vectors, windowed.address(), spectrum.address()).unwrap();
             kernels::magnitude_squared(stream, spectrum.address(), power.address(), n).unwrap();
             kernels::nlog10(stream, power.address(), decibels, n, 10.0, 0.0).unwrap();
         }

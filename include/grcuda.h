@@ -233,6 +233,12 @@ typedef struct grcuda_device grcuda_device;
 typedef struct grcuda_event grcuda_event;
 
 /**
+ * An FFT plan: transforms of one kind and size on one stream, in any batch. Used by one
+ * thread at a time.
+ */
+typedef struct grcuda_fft_plan grcuda_fft_plan;
+
+/**
  * Memory owned by this library; freed with grcuda_memory_free().
  */
 typedef struct grcuda_memory grcuda_memory;
@@ -607,20 +613,43 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_event_synchronize(const struct grcuda_
 GRCUDA_MUST_USE enum grcuda_status grcuda_event_query(const struct grcuda_event *event);
 
 /**
- * Runs `batch` transforms of `size` points stored back to back, on `stream`, unnormalised
- * (like FFTW and GNU Radio's fft_vcc). Plans are made at the first call for each (device,
- * size, batch, kind) and kept, so the first call is slower. Input and output are device
- * memory of batch * size items (complex, or float for GRCUDA_FFT_REAL_FORWARD) and batch *
- * size complex items (batch * (size / 2 + 1) for GRCUDA_FFT_REAL_FORWARD). A plan that does
- * not fit in device memory (or, simulated, host memory) is GRCUDA_STATUS_OUT_OF_MEMORY.
+ * Creates a plan for transforms of `kind` with `size` points per vector on `stream`; a block
+ * makes one in its constructor, on its own stream. The plan keeps the stream alive. On CUDA
+ * it holds one cuFFT handle per batch it has run, each made at that batch's first
+ * grcuda_fft_plan_execute() (which is slower) and kept until the plan is freed: run few
+ * batches, such as powers of two. A size of 0 is GRCUDA_STATUS_INVALID_ARGUMENT; cuFFT
+ * missing is GRCUDA_STATUS_UNSUPPORTED; on the simulated backend, a plan that does not fit in
+ * host memory is GRCUDA_STATUS_OUT_OF_MEMORY. Free it with grcuda_fft_plan_free().
  */
 GRCUDA_MUST_USE
-enum grcuda_status grcuda_fft_execute(const struct grcuda_stream *stream,
-                                      uint32_t kind,
-                                      size_t size,
-                                      size_t batch,
-                                      const void *input,
-                                      void *output);
+enum grcuda_status grcuda_fft_plan_new(const struct grcuda_stream *stream,
+                                       uint32_t kind,
+                                       size_t size,
+                                       struct grcuda_fft_plan **plan_out);
+
+/**
+ * Enqueues `batch` transforms of the plan's size, stored back to back, on the plan's
+ * stream, unnormalised (like FFTW and GNU Radio's fft_vcc); the calling thread does not
+ * wait. Input and output are device memory of batch * size items (complex, or float for
+ * GRCUDA_FFT_REAL_FORWARD) and batch * size complex items (batch * (size / 2 + 1) for
+ * GRCUDA_FFT_REAL_FORWARD), valid until the transforms complete. A complex transform may be
+ * in place (output == input); a real one may not. A batch of 0 does nothing. A cuFFT handle
+ * for a new batch that does not fit in device memory is GRCUDA_STATUS_OUT_OF_MEMORY. Call it
+ * from one thread at a time per plan.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fft_plan_execute(struct grcuda_fft_plan *plan,
+                                           size_t batch,
+                                           const void *input,
+                                           void *output);
+
+/**
+ * Frees a plan. NULL is ignored. It may be freed with transforms still queued: on CUDA it
+ * first waits for all work queued on its stream, because its transforms use cuFFT work
+ * areas that freeing releases. Do not free it while another thread is in
+ * grcuda_fft_plan_execute() on it.
+ */
+void grcuda_fft_plan_free(struct grcuda_fft_plan *plan);
 
 /**
  * Copies `bytes` bytes from `input` to `output` with a kernel.

@@ -169,6 +169,13 @@ struct BufferHandle {
     readers_exact: bool,
 }
 
+struct PlanHandle {
+    handle: *mut grcuda_fft_plan,
+    backend: Backend,
+    kind: u32,
+    size: usize,
+}
+
 struct BlockHandle {
     handle: *mut grcuda_block,
     backend: Backend,
@@ -204,6 +211,7 @@ struct Fuzzer {
     memories: Vec<Memory>,
     buffers: Vec<BufferHandle>,
     blocks: Vec<BlockHandle>,
+    plans: Vec<PlanHandle>,
     calls_by_function: BTreeMap<&'static str, u64>,
     statuses: BTreeMap<&'static str, u64>,
     /// Successful calls by function, for the summary.
@@ -235,6 +243,7 @@ impl Fuzzer {
             memories: Vec::new(),
             buffers: Vec::new(),
             blocks: Vec::new(),
+            plans: Vec::new(),
             calls_by_function: BTreeMap::new(),
             statuses: BTreeMap::new(),
             successes: BTreeMap::new(),
@@ -1262,14 +1271,59 @@ impl Fuzzer {
                     format!("{count} streams, {interleaved:#x}, {items} x {item_size}")
                 });
             }
-            _ => {
+            _ => self.fft_call(stream, backend),
+        }
+    }
+
+    /// Makes, frees or runs an FFT plan; a new plan is made on `stream`.
+    fn fft_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        match self.rng.below(8) {
+            0 | 1 => {
                 let kind = self.rng.enum_value(&[GRCUDA_FFT_FORWARD, GRCUDA_FFT_INVERSE, GRCUDA_FFT_REAL_FORWARD]);
-                let (size, batch) = match self.rng.below(12) {
-                    0 => (0, self.rng.range(0, 2)),
-                    1 => (self.rng.huge(), self.rng.range(1, 2)),
-                    2 => (self.rng.pick(&[1, 8, 64]), self.rng.huge()),
-                    3 => ((1 << 32) + self.rng.below(64), (1 << 32) + self.rng.below(64)),
-                    _ => (self.rng.pick(&[1, 2, 3, 4, 5, 7, 8, 16, 17, 60, 64, 97, 128, 256]), self.rng.range(0, 3)),
+                let size = match self.rng.below(12) {
+                    0 => 0,
+                    1 => self.rng.huge(),
+                    _ => self.rng.pick(&[1, 2, 3, 4, 5, 7, 8, 16, 17, 60, 64, 97, 128, 256]),
+                };
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_fft_plan>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let status = grcuda_fft_plan_new(stream, kind, size, out);
+                let ok = self.check("grcuda_fft_plan_new", status, scope_of(backend), || {
+                    format!("{stream:?}, {kind}, {size}, null_out {null_out}")
+                });
+                self.check_cleared("grcuda_fft_plan_new", ok, null_out || handle.is_null());
+                if ok {
+                    if self.plans.len() >= POOL {
+                        let index = self.rng.below(POOL);
+                        self.free_plan(index);
+                    }
+                    self.plans.push(PlanHandle { handle, backend: backend.unwrap(), kind, size });
+                }
+            }
+            2 => {
+                if self.plans.is_empty() {
+                    grcuda_fft_plan_free(null_mut());
+                    self.count_call("grcuda_fft_plan_free");
+                } else {
+                    let index = self.rng.below(self.plans.len());
+                    self.free_plan(index);
+                }
+            }
+            _ => {
+                let plan = (!self.plans.is_empty() && !self.rng.percent(8)).then(|| self.rng.below(self.plans.len()));
+                let (handle, backend, kind, size) = match plan {
+                    Some(index) => {
+                        let plan = &self.plans[index];
+                        (plan.handle, Some(plan.backend), plan.kind, plan.size)
+                    }
+                    None => (null_mut(), None, GRCUDA_FFT_FORWARD, 64),
+                };
+                let batch = match self.rng.below(12) {
+                    0 => self.rng.huge(),
+                    1 => (1 << 62) + self.rng.below(64),
+                    2..=5 => self.rng.range(0, 16),
+                    _ => self.rng.range(0, 3),
                 };
                 let valid = size.checked_mul(batch).filter(|&n| n <= MAX_ITEMS);
                 let input_item = if kind == GRCUDA_FFT_REAL_FORWARD { 4 } else { 8 };
@@ -1278,12 +1332,18 @@ impl Fuzzer {
                     (if kind == GRCUDA_FFT_REAL_FORWARD { size / 2 + 1 } else { size }) * batch
                 });
                 let output = if self.rng.percent(20) { input } else { self.array(backend, output_items, 8) };
-                let status = grcuda_fft_execute(stream, kind, size, batch, input as _, output as _);
-                self.check("grcuda_fft_execute", status, scope, || {
-                    format!("{stream:?}, {kind}, {size} x {batch}, {input:#x}, {output:#x}")
+                let status = grcuda_fft_plan_execute(handle, batch, input as _, output as _);
+                self.check("grcuda_fft_plan_execute", status, scope_of(backend), || {
+                    format!("{handle:?} ({kind}, size {size}), batch {batch}, {input:#x}, {output:#x}")
                 });
             }
         }
+    }
+
+    fn free_plan(&mut self, index: usize) {
+        let plan = self.plans.swap_remove(index);
+        grcuda_fft_plan_free(plan.handle);
+        self.count_call("grcuda_fft_plan_free");
     }
 
     /// A vector length and count for fft_shift and window: mostly small, sometimes 0 or
@@ -1332,6 +1392,9 @@ impl Fuzzer {
     /// Frees everything, CUDA work finished first.
     fn finish(&mut self) {
         self.quiesce(Backend::Cuda);
+        for plan in self.plans.drain(..) {
+            grcuda_fft_plan_free(plan.handle);
+        }
         for block in self.blocks.drain(..) {
             grcuda_block_free(block.handle);
         }

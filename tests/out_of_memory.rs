@@ -11,7 +11,7 @@
 //! Also: large simulated allocations commit no memory until it is touched.
 
 use grcuda::ffi::*;
-use std::ffi::{CStr, c_void};
+use std::ffi::CStr;
 use std::process::Command;
 use std::ptr::null_mut;
 
@@ -130,21 +130,20 @@ fn child_under_an_address_space_limit() {
     );
     assert!(buffer.is_null());
 
-    // FFTs whose data fits but whose plan does not: 2^26 points (512 MiB of complex data; the
-    // plan's twiddles and the work vector need as much again each) and the prime 33554393
-    // (256 MiB of data; rustfft's Bluestein plan needs ten times that).
-    let data_bytes = (1usize << 26) * 8 + 64;
-    let data = new_memory(device, GRCUDA_MEMORY_DEVICE, data_bytes);
-    let address = grcuda_memory_address(data);
+    // FFT plans that do not fit beside the data they would transform: 2^26 points (512 MiB of
+    // complex data; planning may need twice as much) and the prime 33554393 (256 MiB of data;
+    // rustfft's Bluestein plan needs ten times that).
+    let data = new_memory(device, GRCUDA_MEMORY_DEVICE, (1usize << 26) * 8 + 64);
     for points in [1usize << 26, 33_554_393] {
         let needle = format!("planning a {points}-point FFT needs");
-        for (what, kind) in [("forward", GRCUDA_FFT_FORWARD), ("inverse", GRCUDA_FFT_INVERSE)] {
-            let status = grcuda_fft_execute(stream, kind, points, 1, address, address);
-            assert_out_of_memory(&format!("a {points}-point {what} FFT in place"), status, &needle);
+        let kinds =
+            [("forward", GRCUDA_FFT_FORWARD), ("inverse", GRCUDA_FFT_INVERSE), ("real", GRCUDA_FFT_REAL_FORWARD)];
+        for (what, kind) in kinds {
+            let mut plan = 0xdead_beef as *mut grcuda_fft_plan;
+            let status = grcuda_fft_plan_new(stream, kind, points, &mut plan);
+            assert_out_of_memory(&format!("a {points}-point {what} FFT plan"), status, &needle);
+            assert!(plan.is_null());
         }
-        let second_half = unsafe { address.cast::<u8>().add(points.next_multiple_of(2) * 4) }.cast::<c_void>();
-        let status = grcuda_fft_execute(stream, GRCUDA_FFT_REAL_FORWARD, points, 1, address, second_half);
-        assert_out_of_memory(&format!("a {points}-point real FFT"), status, &needle);
     }
     grcuda_memory_free(data);
 
@@ -160,17 +159,11 @@ fn child_under_an_address_space_limit() {
     // The library is still usable: a small FFT and small memory work under the same limit.
     let size = 1024;
     let small = new_memory(device, GRCUDA_MEMORY_DEVICE, size * 8);
-    ok(
-        "a 1024-point FFT",
-        grcuda_fft_execute(
-            stream,
-            GRCUDA_FFT_FORWARD,
-            size,
-            1,
-            grcuda_memory_address(small),
-            grcuda_memory_address(small),
-        ),
-    );
+    let mut plan = null_mut();
+    ok("a 1024-point FFT plan", grcuda_fft_plan_new(stream, GRCUDA_FFT_FORWARD, size, &mut plan));
+    let address = grcuda_memory_address(small);
+    ok("a 1024-point FFT", grcuda_fft_plan_execute(plan, 1, address, address));
+    grcuda_fft_plan_free(plan);
     let mut buffer = null_mut();
     ok("a small buffer", grcuda_buffer_new(device, 8, 4096, GRCUDA_HOST_WAIT_SPIN, &mut buffer));
     ok("its transfer type", grcuda_buffer_set_transfer_type(buffer, GRCUDA_TRANSFER_HOST_TO_DEVICE));

@@ -50,6 +50,7 @@ fn assert_invalid(function: &str, status: grcuda_status, needle: &str) {
 struct Objects {
     device: *mut grcuda_device,
     buffer: *mut grcuda_buffer,
+    stream: *mut grcuda_stream,
 }
 
 impl Objects {
@@ -61,13 +62,16 @@ impl Objects {
             grcuda_buffer_new(device, 8, 1024, GRCUDA_HOST_WAIT_SPIN, &mut buffer),
             grcuda_status::GRCUDA_STATUS_OK
         );
-        Objects { device, buffer }
+        let mut stream = null_mut();
+        assert_eq!(grcuda_stream_new(device, &mut stream), grcuda_status::GRCUDA_STATUS_OK);
+        Objects { device, buffer, stream }
     }
 }
 
 impl Drop for Objects {
     fn drop(&mut self) {
         grcuda_buffer_free(self.buffer);
+        grcuda_stream_free(self.stream);
         grcuda_device_free(self.device);
     }
 }
@@ -174,6 +178,12 @@ fn cases() -> Vec<Case> {
             |_| grcuda_block_new(null(), GRCUDA_HOST_WAIT_SPIN, slot()),
             slot_cleared,
         ),
+        (
+            "grcuda_fft_plan_new",
+            "stream is NULL",
+            |_| grcuda_fft_plan_new(null(), GRCUDA_FFT_FORWARD, 64, slot()),
+            slot_cleared,
+        ),
         ("grcuda_buffer_begin_read", "buffer is NULL", |_| grcuda_buffer_begin_read(null(), 0, slot()), slot_cleared),
         // Not a NULL handle, but a failure after the handle was accepted: cleared as well.
         (
@@ -186,6 +196,12 @@ fn cases() -> Vec<Case> {
             "grcuda_buffer_writer_pointer",
             "index 99999999 is out of range",
             |o| grcuda_buffer_writer_pointer(o.buffer, 99_999_999, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fft_plan_new",
+            "FFT size is 0",
+            |o| grcuda_fft_plan_new(o.stream, GRCUDA_FFT_FORWARD, 0, slot()),
             slot_cleared,
         ),
         (
@@ -258,6 +274,7 @@ fn a_null_out_parameter_is_named_before_a_null_handle() {
         ("published_out", grcuda_buffer_published_items(null(), usize::MAX, 0, null_mut())),
         ("block_out", grcuda_block_new(null(), 99, null_mut())),
         ("pointer_out", grcuda_buffer_begin_read(null(), usize::MAX, null_mut())),
+        ("plan_out", grcuda_fft_plan_new(null(), 99, 0, null_mut())),
     ];
     for (name, status) in checks {
         // Each status was computed before the next call, so check the statuses only here; the
@@ -268,6 +285,7 @@ fn a_null_out_parameter_is_named_before_a_null_handle() {
     assert_invalid("grcuda_stream_new", grcuda_stream_new(null(), null_mut()), "stream_out is NULL");
     assert_invalid("grcuda_buffer_begin_read", grcuda_buffer_begin_read(null(), 0, null_mut()), "pointer_out is NULL");
     assert_invalid("grcuda_device_get_info", grcuda_device_get_info(null(), null_mut()), "info_out is NULL");
+    assert_invalid("grcuda_fft_plan_new", grcuda_fft_plan_new(null(), 99, 0, null_mut()), "plan_out is NULL");
     // A NULL out-parameter made nothing: the buffer still has no reader.
     assert_invalid(
         "grcuda_buffer_add_reader",
@@ -294,6 +312,10 @@ fn successful_calls_fill_their_out_parameter() {
     let mut pointer: *mut c_void = garbage();
     assert_eq!(grcuda_buffer_writer_pointer(objects.buffer, 0, &mut pointer), grcuda_status::GRCUDA_STATUS_OK);
     assert!(!pointer.is_null() && pointer as usize != GARBAGE);
+    let mut plan: *mut grcuda_fft_plan = garbage();
+    assert_eq!(grcuda_fft_plan_new(objects.stream, GRCUDA_FFT_FORWARD, 64, &mut plan), grcuda_status::GRCUDA_STATUS_OK);
+    assert!(!plan.is_null() && plan as usize != GARBAGE);
+    grcuda_fft_plan_free(plan);
 }
 
 /// Names of the functions with an out-parameter (an argument named `*_out`) in `text`, with

@@ -5,9 +5,9 @@
 
 // The FFT block chains libgrcuda kernels on its stream: real-to-complex (interleaving
 // zeros), window, shift (before an inverse, after a forward transform, as fft_vcc) and
-// cuFFT, through two scratch arrays. Each work() call transforms a power-of-two batch, so
-// cuFFT plans, which libgrcuda keeps per (size, batch), stay few whatever noutput_items
-// is.
+// cuFFT, through two scratch arrays. The block owns its FFT plan, made in the constructor
+// on its stream. Each work() call transforms a power-of-two batch, so the cuFFT handles
+// the plan keeps per batch stay few whatever noutput_items is.
 
 #include "arguments.h"
 #include "fft_impl.h"
@@ -85,6 +85,12 @@ fft_impl::fft_impl(size_t fft_size,
       d_shift(shift),
       d_real_input(real_input)
 {
+    grcuda_fft_plan* plan = nullptr;
+    check(
+        grcuda_fft_plan_new(
+            stream(), forward ? GRCUDA_FFT_FORWARD : GRCUDA_FFT_INVERSE, fft_size, &plan),
+        "cuda.fft plan");
+    d_plan.reset(plan);
     if (!window.empty()) {
         const size_t bytes = window.size() * sizeof(float);
         grcuda_memory* staging = allocate(GRCUDA_MEMORY_PINNED_HOST, bytes);
@@ -169,16 +175,14 @@ void fft_impl::transform(const void* input, void* output, size_t vectors)
               "cuda.fft shift");
         source = shifted;
     }
-    const uint32_t kind = d_forward ? GRCUDA_FFT_FORWARD : GRCUDA_FFT_INVERSE;
     if (d_shift && d_forward) {
         void* spectrum = scratch();
-        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, spectrum),
+        check(grcuda_fft_plan_execute(d_plan.get(), vectors, source, spectrum),
               "cuda.fft");
         check(grcuda_fft_shift_cc(queue, spectrum, output, d_size, vectors),
               "cuda.fft shift");
     } else {
-        check(grcuda_fft_execute(queue, kind, d_size, vectors, source, output),
-              "cuda.fft");
+        check(grcuda_fft_plan_execute(d_plan.get(), vectors, source, output), "cuda.fft");
     }
 }
 

@@ -9,6 +9,7 @@
 #include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/fft.h>
 #include <array>
+#include <memory>
 
 namespace gr {
 namespace cuda {
@@ -28,7 +29,8 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    //! Transforms `vectors` vectors (a power of two, so few cuFFT plans are ever made).
+    //! Transforms `vectors` vectors (a power of two, so the plan makes few cuFFT
+    //! handles).
     void transform(const void* input, void* output, size_t vectors);
     //! Makes the scratch arrays hold at least `vectors` vectors.
     void reserve(size_t vectors);
@@ -37,6 +39,11 @@ private:
     const bool d_forward;
     const bool d_shift;
     const bool d_real_input;
+    //! The block's FFT plan, on its stream; a member that frees itself, so that a
+    //! constructor step that throws after making it does not leak it.
+    std::unique_ptr<grcuda_fft_plan, void (*)(grcuda_fft_plan*)> d_plan{
+        nullptr, grcuda_fft_plan_free
+    };
     grcuda_memory* d_window = nullptr;         // fft_size taps in device memory, or none
     std::array<grcuda_memory*, 2> d_scratch{}; // complex vectors between the steps
     grcuda_memory* d_zeros = nullptr;          // imaginary parts of real input

@@ -334,15 +334,27 @@ static void test_kernels(struct grcuda_device *device) {
         tone[2 * i + 1] = sinf(2.0f * 3.14159265f * 5.0f * (float)i / FFT_SIZE);
     }
     OK(grcuda_stream_copy_async(stream, a, tone, FFT_SIZE * 8));
-    OK(grcuda_fft_execute(stream, GRCUDA_FFT_FORWARD, FFT_SIZE, 1, a, b));
+    struct grcuda_fft_plan *plan = NULL;
+    OK(grcuda_fft_plan_new(stream, GRCUDA_FFT_FORWARD, FFT_SIZE, &plan));
+    OK(grcuda_fft_plan_execute(plan, 1, a, b));
     OK(grcuda_complex_to_mag(stream, b, c, FFT_SIZE));
     OK(grcuda_stream_copy_async(stream, result, c, FFT_SIZE * sizeof(float)));
     OK(grcuda_stream_synchronize(stream));
     CHECK(fabsf(result[5] - FFT_SIZE) < 1e-2f);
     CHECK(fabsf(result[6]) < 1e-2f && fabsf(result[4]) < 1e-2f);
 
-    INVALID(grcuda_fft_execute(stream, 9, FFT_SIZE, 1, a, b), "FFT kind 9 is unknown");
-    INVALID(grcuda_fft_execute(NULL, GRCUDA_FFT_FORWARD, FFT_SIZE, 1, a, b), "stream is NULL");
+    OK(grcuda_fft_plan_execute(plan, 0, NULL, NULL)); /* an empty batch */
+    INVALID(grcuda_fft_plan_execute(plan, 1, a, (char *)a + 8), "overlap");
+    INVALID(grcuda_fft_plan_execute(NULL, 1, a, b), "plan is NULL");
+    OK(grcuda_fft_plan_execute(plan, 1, a, a)); /* in place */
+    grcuda_fft_plan_free(plan); /* with a transform queued: freeing waits for it */
+    grcuda_fft_plan_free(NULL);
+    struct grcuda_fft_plan *no_plan = (struct grcuda_fft_plan *)1;
+    INVALID(grcuda_fft_plan_new(stream, 9, FFT_SIZE, &no_plan), "FFT kind 9 is unknown");
+    CHECK(no_plan == NULL);
+    INVALID(grcuda_fft_plan_new(NULL, GRCUDA_FFT_FORWARD, FFT_SIZE, &no_plan), "stream is NULL");
+    INVALID(grcuda_fft_plan_new(stream, GRCUDA_FFT_FORWARD, 0, &no_plan), "FFT size is 0");
+    INVALID(grcuda_fft_plan_new(stream, GRCUDA_FFT_FORWARD, FFT_SIZE, NULL), "plan_out is NULL");
     INVALID(grcuda_add_ff(stream, inputs, 0, c, COUNT), "at least one input");
     INVALID(grcuda_add_ff(stream, NULL, 2, c, COUNT), "inputs is NULL");
     INVALID(grcuda_multiply_const_ff(stream, NULL, b, COUNT, 1.0f), "NULL");

@@ -6,11 +6,12 @@
 use grcuda::memory::{DeviceAllocation, PinnedAllocation};
 use grcuda::{BackendChoice, Device, Stream};
 use std::io::Write;
-use std::sync::Once;
+use std::sync::{Arc, Once};
 
 pub struct Harness {
     pub device: Device,
-    pub stream: Stream,
+    /// Shared, as FFT plans keep their stream.
+    pub stream: Arc<Stream>,
 }
 
 impl Harness {
@@ -22,7 +23,7 @@ impl Harness {
             // Straight to the stream, past the test harness's capture, so every run shows it.
             let _ = writeln!(std::io::stderr(), "{what} on backend {:?} ({})", device.backend(), device.info().name);
         });
-        let stream = Stream::new(&device).expect("creating a stream");
+        let stream = Arc::new(Stream::new(&device).expect("creating a stream"));
         Harness { device, stream }
     }
 
