@@ -6,8 +6,10 @@
 
 multiply_const_cupy vs multiply_const_cc, and fft_cupy vs fft, each between a
 cuda.null_source and a cuda.null_sink, at the same items per call (set_max_noutput_items)
-and buffer sizes. Steady-state rates (benchmark_support.py). Prints Markdown tables; writes
-JSON (--json) and a PNG plot (--plots) where matplotlib is installed.
+and buffer sizes; and the two multiplies source-paced: only the source's call size set, the
+block and its buffers at their defaults (passive batching). Steady-state rates
+(benchmark_support.py). Prints Markdown tables; writes JSON (--json) and a PNG plot
+(--plots) where matplotlib is installed.
 """
 
 import os
@@ -21,10 +23,16 @@ from benchmark_support import configure, plot, steady_rate
 from gnuradio import cuda
 
 
-def rate(make_block, itemsize, items_per_call, args):
+def rate(make_block, itemsize, items_per_call, args, paced=False):
+    """Items per second through null_source -> block -> null_sink: both calls of
+    \\p items_per_call items in buffers of --buffer-calls calls, or, \\p paced, only the
+    source's calls capped."""
     tb = gr.top_block()
     source, block, sink = cuda.null_source(itemsize, 1, False), make_block(), cuda.null_sink(itemsize)
-    configure([source, block], items_per_call, args.buffer_calls)
+    if paced:
+        source.set_max_noutput_items(items_per_call)
+    else:
+        configure([source, block], items_per_call, args.buffer_calls)
     tb.connect(source, block, sink)
     return steady_rate(tb, sink, args.seconds)
 
@@ -39,6 +47,20 @@ def multiply(args, results):
         python = rate(lambda: cuda.multiply_const_cupy(1 + 0.5j, np.complex64), 8, items, args) / 1e9
         results["multiply"].append({"items": items, "cpp": cpp, "cupy": python})
         print(f"| 2^{shift} | {cpp:.1f} | {python:.1f} | {100 * python / cpp:.0f}% |")
+    print()
+
+
+def source_paced(args, results):
+    print("### Source-paced: multiply_const_cupy vs multiply_const_cc (complex64), only the source's call size set\n")
+    print("| items per source call | C++ Gitems/s | CuPy Gitems/s | ratio |")
+    print("|---:|---:|---:|---:|")
+    for shift in (18,) if args.quick else (18, 20, 22):
+        items = 1 << shift
+        cpp = rate(lambda: cuda.multiply_const_cc(1 + 0.5j), 8, items, args, paced=True) / 1e9
+        python = rate(lambda: cuda.multiply_const_cupy(1 + 0.5j, np.complex64), 8, items, args, paced=True) / 1e9
+        results["source_paced"].append({"items": items, "cpp": cpp, "cupy": python})
+        ratio = f"{100 * python / cpp:.0f}%" if cpp else "n/a"
+        print(f"| 2^{shift} | {cpp:.1f} | {python:.1f} | {ratio} |")
     print()
 
 
@@ -72,4 +94,9 @@ def draw(results, folder):
 
 
 if __name__ == "__main__":
-    benchmark_support.main(__doc__, "Python (CuPy) blocks vs C++ blocks", {"multiply": multiply, "fft": ffts}, draw)
+    benchmark_support.main(
+        __doc__,
+        "Python (CuPy) blocks vs C++ blocks",
+        {"multiply": multiply, "source_paced": source_paced, "fft": ffts},
+        draw,
+    )

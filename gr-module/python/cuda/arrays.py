@@ -8,7 +8,8 @@ device addresses, which NumPy must never touch: they become CuPy arrays here (or
 library's arrays through __cuda_array_interface__). On the simulated backend the "device"
 is host memory and they become NumPy arrays, so the same block code runs in CI.
 
-array_module() decides once per process which of the two the blocks get.
+array_module() decides once per process which of the two the blocks get; array_cache keeps
+the arrays of a block's port from call to call.
 """
 
 import ctypes
@@ -17,15 +18,6 @@ import functools
 import numpy
 
 from .cuda_python import device_ordinal, simulated
-
-_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-_capsule_pointer.restype = ctypes.c_void_p
-_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-
-
-def capsule_address(capsule):
-    """The address GNU Radio's block gateway wraps in a PyCapsule, as an int."""
-    return _capsule_pointer(capsule, None)
 
 
 @functools.cache
@@ -68,6 +60,33 @@ def device_array(address, dtype, nitems):
         return numpy.frombuffer(memory, dtype.base).reshape(shape)
     memory = xp.cuda.UnownedMemory(address, nbytes, owner=None, device_id=_device_ordinal())
     return xp.ndarray(shape, dtype.base, xp.cuda.MemoryPointer(memory, 0))
+
+
+class array_cache:
+    """device_array()s over one port's memory, of one dtype, kept from call to call.
+
+    A call gets the same array object as an earlier call with the same address and length:
+    GNU Radio's calls start at addresses in the port's ring, which recur from call to call,
+    and building a CuPy array costs microseconds where the lookup costs a fraction of one.
+    An array is only an address, a length and a dtype (it owns nothing), so a kept one
+    equals a new one for the same key, whatever buffer holds that memory by then. At most
+    \\p size arrays are kept; a new one replaces the oldest.
+    """
+
+    def __init__(self, dtype, size=256):
+        self.dtype = numpy.dtype(dtype)
+        self._size = size
+        self._arrays = {}
+
+    def __call__(self, address, nitems):
+        """The array of \\p nitems items at \\p address."""
+        key = (address, nitems)
+        array = self._arrays.get(key)
+        if array is None:
+            if len(self._arrays) >= self._size:
+                del self._arrays[next(iter(self._arrays))]
+            array = self._arrays[key] = device_array(address, self.dtype, nitems)
+        return array
 
 
 def as_cupy(array):

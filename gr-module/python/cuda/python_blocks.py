@@ -8,19 +8,37 @@ receive device arrays (CuPy on a GPU, NumPy on the simulated backend; self.xp is
 module) and run with the block's own non-blocking CUDA stream current, so that every CuPy
 call in them is ordered by the buffers' events: no copies, no synchronisation code.
 
-Who does what, per work() call (the block's GNU Radio thread, holding the GIL):
-1. handle_general_work(), which GNU Radio's block gateway calls, wraps the port addresses
-   in device arrays and runs the user's work() with the stream current.
-2. produce(), consume() and consume_each() called inside general_work() are recorded and
+The classes derive from gr.sync_block, gr.decim_block, gr.interp_block and gr.basic_block
+(GRC finds Python blocks by that, and their methods are GNU Radio's), but the C++ block
+GNU Radio's scheduler calls is this module's python_gateway
+(bindings/python_gateway_python.cc), made here in place of GNU Radio's gateway, which
+enters Python for every forecast() as well as for every call.
+
+Who does what, per work() call (the block's GNU Radio thread):
+1. The gateway (C++) answers the scheduler's forecast() without Python, with GNU Radio's
+   arithmetic, unless the class defines its own forecast() (a basic_block usually does),
+   which it asks through handle_forecast(). A sync, decimating or interpolating block is a
+   fixed-rate block there, as in C++: the scheduler sizes each call to all the input there
+   is, so a block that falls behind catches up in one call.
+2. The gateway enters Python once, holding the GIL: handle_work() (sync, decimating and
+   interpolating blocks) or handle_general_work() gets the port addresses as integers,
+   makes them device arrays and runs the user's work() or general_work() with the stream
+   current. The arrays are kept per port, address and length (arrays.array_cache): a call
+   whose port starts where an earlier one's did, with as many items, gets the same array
+   objects. So a work() must not change its arrays in place (their shape or dtype): take
+   views, e.g. reshape().
+3. The gateway consumes a sync, decimating or interpolating block's input after work()
+   returns (what gr::sync_block, sync_decimator and sync_interpolator consume).
+   produce(), consume() and consume_each() called inside general_work() are recorded and
    applied after it returns. GNU Radio publishes produced items to readers at produce(),
    and the buffer orders readers after the GPU work enqueued by then: applied later, the
    items cover all the work of the call. nitems_written() and nitems_read() count the
    recorded calls, so the block sees its own produce() and consume() at once. Counts are
    checked as they are recorded: a port that does not exist, a count that is negative, not
    a whole number, or over what the call was given raises, before GNU Radio sees it.
-3. Before items are consumed, the buffer learns that the work reading them is enqueued
-   (block_context.report_consumed), so a writer upstream never overwrites them early.
-4. An exception in work() or forecast() is logged with its traceback through the block's
+4. Before items are consumed, the buffer learns that the work reading them is enqueued
+   (the gateway's consume() reports it), so a writer upstream never overwrites them early.
+5. An exception in work() or forecast() is logged with its traceback through the block's
    logger and ends the block (WORK_DONE), which ends the flowgraph instead of leaving it
    hanging; the exception stays in the block's `error` attribute.
 
@@ -38,11 +56,13 @@ import traceback
 import numpy
 from gnuradio import gr
 
-from .arrays import array_module, capsule_address, device_array
-from .cuda_python import block_context, cuda_buffer_type, hold_python_thread_state, release_python_thread_state
+from .arrays import array_cache, array_module
+from .cuda_python import cuda_buffer_type, hold_python_thread_state, python_gateway, release_python_thread_state
 
 _WORK_DONE = int(gr.WORK_DONE)
 _WORK_CALLED_PRODUCE = int(gr.WORK_CALLED_PRODUCE)
+# GNU Radio's forecast()s, which the gateway answers in C++ (the same arithmetic).
+_GNU_RADIO_FORECASTS = (gr.gateway.gateway_block.forecast, gr.decim_block.forecast, gr.interp_block.forecast)
 
 
 def io_signature(min_ports, max_ports, types):
@@ -54,8 +74,8 @@ def io_signature(min_ports, max_ports, types):
     types = [numpy.dtype(t) for t in types]
     signature = gr.py_io_signature(min_ports, max_ports, types)
     sizes = [t.itemsize for t in types] or [0]
-    # GNU Radio's gateway accepts only this exact class, and 3.10 has no argument for a
-    # buffer type, so the instance gets its own gr_io_signature().
+    # gr.py_io_signature's gr_io_signature() gives no buffer type (3.10 has no argument for
+    # one), so the instance gets its own, from which the gateway is made.
     signature.gr_io_signature = lambda: gr.io_signature.makev(
         min_ports, max_ports, sizes, [cuda_buffer_type] * len(sizes)
     )
@@ -114,7 +134,8 @@ class gpu_block:
             if method is not None and not getattr(method, "_gpu_wrapped", False):
                 setattr(cls, name, _after_user_method(name, finish)(method))
 
-    def __init__(self, name, in_sig, out_sig, *args, **kwargs):
+    def __init__(self, name, in_sig, out_sig, fixed_rate, decim=1, interp=1):
+        """What gr.gateway.gateway_block.__init__ does, with this module's gateway."""
         # Before the gateway exists: its __getattr__ would otherwise be asked for these.
         self.xp = array_module()
         self.error = None
@@ -124,14 +145,33 @@ class gpu_block:
         self._gpu_produced = []
         self._gpu_available = []  # per input: the items this call was given
         self._gpu_room = []  # per output: the items this call has room for
-        self._context = block_context()
+        self._input_arrays = []  # per input: its array_cache, made at start()
+        self._output_arrays = []
         self._thread_state_holder = None  # the thread that holds its Python thread state
-        super().__init__(name, _signature(in_sig), _signature(out_sig), *args, **kwargs)
-        self._general = self._block_type == gr.GW_BLOCK_GENERAL
-        self._port_types = {}  # (ninputs, noutputs) -> their dtypes, for work() calls
+        self._in_sig, self._out_sig = _signature(in_sig), _signature(out_sig)
+        self._decim, self._interp = decim, interp
+        self.gateway = python_gateway(
+            self,
+            name,
+            self._in_sig.gr_io_signature(),
+            self._out_sig.gr_io_signature(),
+            fixed_rate=fixed_rate,
+            decim=decim,
+            interp=interp,
+            python_forecast=type(self).forecast not in _GNU_RADIO_FORECASTS,
+        )
+        self.msg_handlers = {}
+        self._context = self.gateway.context()
         self._stream = None
         if self.xp is not numpy:
             self._stream = self.xp.cuda.ExternalStream(self._context.stream_handle())
+        self._stream_context = self._stream if self._stream is not None else contextlib.nullcontext()
+
+    def in_sig(self):
+        return self._in_sig
+
+    def out_sig(self):
+        return self._out_sig
 
     @property
     def stream(self):
@@ -155,6 +195,11 @@ class gpu_block:
 
     def _attach(self):
         self._context.attach(self.gateway)
+        # New array caches: a restarted flowgraph may have new buffers, or ports connected
+        # differently.
+        detail = self.gateway.detail()
+        self._input_arrays = [array_cache(t) for t in self._in_sig.port_types(detail.ninputs())]
+        self._output_arrays = [array_cache(t) for t in self._out_sig.port_types(detail.noutputs())]
         if self._thread_state_holder is None:
             hold_python_thread_state()
             self._thread_state_holder = threading.get_ident()
@@ -171,20 +216,20 @@ class gpu_block:
 
     def produce(self, which_output, how_many_items):
         if self._gpu_recorded is None:
-            return self._apply_produce(which_output, how_many_items)
+            return self.gateway.produce(which_output, how_many_items)
         how_many_items = self._checked_count(
             "produce", which_output, how_many_items, self._gpu_produced, self._gpu_room
         )
-        self._gpu_recorded.append((self._apply_produce, which_output, how_many_items))
+        self._gpu_recorded.append((self.gateway.produce, which_output, how_many_items))
         self._gpu_produced[which_output] += how_many_items
 
     def consume(self, which_input, how_many_items):
         if self._gpu_recorded is None:
-            return self._apply_consume(which_input, how_many_items)
+            return self.gateway.consume(which_input, how_many_items)
         how_many_items = self._checked_count(
             "consume", which_input, how_many_items, self._gpu_consumed, self._gpu_available
         )
-        self._gpu_recorded.append((self._apply_consume, which_input, how_many_items))
+        self._gpu_recorded.append((self.gateway.consume, which_input, how_many_items))
         self._gpu_consumed[which_input] += how_many_items
 
     def consume_each(self, how_many_items):
@@ -229,23 +274,9 @@ class gpu_block:
         pending = self._gpu_consumed[which_input] if self._gpu_recorded is not None else 0
         return self.gateway.nitems_read(which_input) + pending
 
-    def _apply_produce(self, which_output, how_many_items):
-        self.gateway.produce(which_output, how_many_items)
-
-    def _apply_consume(self, which_input, how_many_items):
-        if how_many_items > 0:
-            self._context.report_consumed(which_input, how_many_items)
-        self.gateway.consume(which_input, how_many_items)
-
-    def _consume_fixed_rate(self, nitems, ninputs):
-        """What a sync, decimating or interpolating block consumes after work()."""
-        if nitems > 0:
-            consumed = nitems * self._decim // self._interp
-            for port in range(ninputs):
-                self._apply_consume(port, consumed)
-
     def handle_forecast(self, noutput_items, ninputs):
-        """Called by GNU Radio's block gateway (C++) before each work() call."""
+        """Called by the gateway (C++) before each work() call, where the class has its own
+        forecast()."""
         try:
             return super().handle_forecast(noutput_items, ninputs)
         except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
@@ -253,12 +284,30 @@ class gpu_block:
             # No input needed: the scheduler then calls work(), which ends the block.
             return [0] * ninputs
 
-    def handle_general_work(self, noutput_items, ninput_items, input_items, output_items):
-        """Called by GNU Radio's block gateway (C++) for every work() call."""
+    def handle_work(self, noutput_items, ninput_items, input_addresses, output_addresses):
+        """Called by the gateway (C++) for every work() call of a sync, decimating or
+        interpolating block: \\p ninput_items is what each input holds for the call. The
+        gateway consumes the input after it returns."""
         if self.error is not None:
             return _WORK_DONE
         try:
-            return self._run_work(noutput_items, ninput_items, input_items, output_items)
+            inputs = [arrays(address, ninput_items) for arrays, address in zip(self._input_arrays, input_addresses)]
+            outputs = [arrays(address, noutput_items) for arrays, address in zip(self._output_arrays, output_addresses)]
+            with self._stream_context:
+                result = self.work(inputs, outputs)
+            if type(result) is int and 0 <= result <= noutput_items:
+                return result
+            return self._checked_result(result, noutput_items, False)
+        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
+            self._fail(error, "work()")
+            return _WORK_DONE
+
+    def handle_general_work(self, noutput_items, ninput_items, input_addresses, output_addresses):
+        """Called by the gateway (C++) for every general_work() call of a basic_block."""
+        if self.error is not None:
+            return _WORK_DONE
+        try:
+            return self._run_general_work(noutput_items, ninput_items, input_addresses, output_addresses)
         except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "work()")
             return _WORK_DONE
@@ -267,37 +316,25 @@ class gpu_block:
         self.error = error
         self.gateway.logger.error(f"{where} raised; ending the flowgraph:\n{traceback.format_exc()}")
 
-    def _run_work(self, noutput_items, ninput_items, input_items, output_items):
-        general = self._general
-        ninputs, noutputs = len(input_items), len(output_items)
-        port_types = self._port_types.get((ninputs, noutputs))
-        if port_types is None:
-            port_types = (self.in_sig().port_types(ninputs), self.out_sig().port_types(noutputs))
-            self._port_types[(ninputs, noutputs)] = port_types
-        in_types, out_types = port_types
-        if general:
-            in_lengths = ninput_items
-        else:
-            in_lengths = [self.fixed_rate_noutput_to_ninput(noutput_items)] * ninputs
-        inputs = [device_array(capsule_address(input_items[i]), in_types[i], in_lengths[i]) for i in range(ninputs)]
-        outputs = [device_array(capsule_address(output_items[i]), out_types[i], noutput_items) for i in range(noutputs)]
-
-        self._gpu_consumed = [0] * ninputs
-        self._gpu_produced = [0] * noutputs
-        self._gpu_available = in_lengths
-        self._gpu_room = [noutput_items] * noutputs
-        self._gpu_recorded = [] if general else None
+    def _run_general_work(self, noutput_items, ninput_items, input_addresses, output_addresses):
+        inputs = [
+            arrays(address, nitems)
+            for arrays, address, nitems in zip(self._input_arrays, input_addresses, ninput_items)
+        ]
+        outputs = [arrays(address, noutput_items) for arrays, address in zip(self._output_arrays, output_addresses)]
+        self._gpu_consumed = [0] * len(inputs)
+        self._gpu_produced = [0] * len(outputs)
+        self._gpu_available = ninput_items
+        self._gpu_room = [noutput_items] * len(outputs)
+        self._gpu_recorded = []
         try:
-            with self._stream if self._stream is not None else contextlib.nullcontext():
-                if general:
-                    result = self.general_work(inputs, outputs)
-                else:
-                    result = self.work(inputs, outputs)
+            with self._stream_context:
+                result = self.general_work(inputs, outputs)
         finally:
             recorded, self._gpu_recorded = self._gpu_recorded, None
 
-        result = self._checked_result(result, noutput_items, general)
-        if general and result > 0:
+        result = self._checked_result(result, noutput_items, True)
+        if result > 0:
             # GNU Radio adds a returned count to every output, after what produce() made.
             for port, produced in enumerate(self._gpu_produced):
                 if produced + result > noutput_items:
@@ -307,11 +344,8 @@ class gpu_block:
                         f"but there is room for {noutput_items}; after produce(), return "
                         "WORK_CALLED_PRODUCE"
                     )
-        if general:
-            for apply, port, nitems in recorded:
-                apply(port, nitems)
-        else:
-            self._consume_fixed_rate(result, ninputs)
+        for apply, port, nitems in recorded:
+            apply(port, nitems)
         return result
 
     def _checked_result(self, result, noutput_items, general):
@@ -339,15 +373,33 @@ class gpu_block:
 class sync_block(gpu_block, gr.sync_block):
     """gr.sync_block on the GPU: `work(input_items, output_items)` gets device arrays."""
 
+    def __init__(self, name, in_sig, out_sig):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True)
+
 
 class decim_block(gpu_block, gr.decim_block):
     """gr.decim_block on the GPU: `work()` gets len(output) * decim input items."""
+
+    def __init__(self, name, in_sig, out_sig, decim):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True, decim=decim)
+        # As gr.decim_block.
+        self.gateway.set_relative_rate(1, decim)
+        self.gateway.set_output_multiple(1)
 
 
 class interp_block(gpu_block, gr.interp_block):
     """gr.interp_block on the GPU: `work()` gets len(output) / interp input items."""
 
+    def __init__(self, name, in_sig, out_sig, interp):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True, interp=interp)
+        # As gr.interp_block.
+        self.gateway.set_relative_rate(interp, 1)
+        self.gateway.set_output_multiple(interp)
+
 
 class basic_block(gpu_block, gr.basic_block):
     """gr.basic_block on the GPU: `general_work()` gets device arrays and calls
     consume()/produce() as usual (applied after it returns; see the module)."""
+
+    def __init__(self, name, in_sig, out_sig):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=False)

@@ -416,7 +416,8 @@ class qa_block_arguments(flowgraph_test):
         """A new block of the module gets its argument checks tested here too."""
         cases = cpp_bad_arguments() + cupy_bad_arguments()
         tested = {block.split(".")[-1] for block, *_ in cases}
-        bases = {"basic_block", "sync_block", "decim_block", "interp_block"}  # for Python blocks
+        # The Python blocks' bases and their C++ side (its checks: qa_python_gateway).
+        bases = {"basic_block", "sync_block", "decim_block", "interp_block", "python_gateway"}
         blocks = {
             name
             for name, value in vars(cuda).items()

@@ -36,13 +36,11 @@ void bind_block_context(py::module& m)
         "Undoes hold_python_thread_state(); call from the thread that held it.");
 
     using gr::cuda::block_context;
-    py::class_<block_context>(
-        m,
-        "block_context",
-        "A GPU block's CUDA stream and its registration with the "
-        "cuda_buffers on its ports (one per block; used by the block's "
-        "own thread).")
-        .def(py::init<>())
+    py::class_<block_context>(m,
+                              "block_context",
+                              "A GPU block's CUDA stream and its registration with the "
+                              "cuda_buffers on its ports: a Python GPU block's, from "
+                              "python_gateway.context().")
         .def("stream_handle",
              &block_context::stream_handle,
              "The stream as an integer CUstream (cudaStream_t); 0 on the simulated "
@@ -53,12 +51,6 @@ void bind_block_context(py::module& m)
             py::arg("block"),
             "Registers the stream with the buffers of the block's ports (call from "
             "start()).")
-        .def("report_consumed",
-             &block_context::report_consumed,
-             py::arg("port"),
-             py::arg("nitems"),
-             "Input port's next nitems items are read by work already enqueued on the "
-             "stream: call before consume() hands them back to the writer.")
         .def("synchronize",
              &block_context::synchronize,
              py::call_guard<py::gil_scoped_release>(),

@@ -11,6 +11,7 @@ namespace py = pybind11;
 
 void bind_block_context(py::module& m);
 void bind_cuda_buffer(py::module& m);
+void bind_python_gateway(py::module& m);
 // One per block, each in <block>_python.cc.
 void bind_add(py::module& m);
 void bind_complex_to_mag(py::module& m);
@@ -47,6 +48,7 @@ PYBIND11_MODULE(cuda_python, m)
 
     bind_block_context(m);
     bind_cuda_buffer(m);
+    bind_python_gateway(m);
     bind_add(m);
     bind_complex_to_mag(m);
     bind_complex_to_mag_squared(m);
