@@ -346,8 +346,9 @@ fn graph_table(device: &Device, settings: &Settings) {
 "
     );
     println!(
-        "multiply_const_ff kernels of 4096 items in stream order. A graph launch is fixed work: a block          would also update the kernels' addresses each call (cuGraphExecKernelNodeSetParams, one driver          call per kernel), which this figure leaves out.
-"
+        "multiply_const_ff kernels of 4096 items in stream order. A graph launch is fixed work: a \
+         block would also update the kernels' addresses each call (cuGraphExecKernelNodeSetParams, \
+         one driver call per kernel), which this figure leaves out.\n"
     );
     println!("| kernels per call | launches, us per call | graph, us per call | graph / launches |");
     println!("|---:|---:|---:|---:|");

@@ -97,9 +97,13 @@ void block_context::end_work(int nitems)
           "gr-cuda: end of work");
 }
 
-void block_context::synchronize()
+void block_context::detach()
 {
     check(grcuda_block_synchronize(d_block), "gr-cuda: waiting for a block's stream");
+    d_inputs.clear();
+    d_consumption.clear();
+    check(grcuda_block_attach_ports(d_block, nullptr, 0, nullptr, 0),
+          "gr-cuda: releasing a block's buffers");
 }
 
 } // namespace cuda

@@ -44,7 +44,7 @@ Who does what, per work() call (the block's GNU Radio thread):
 
 start() registers the stream with the port buffers (again on every start, since GNU Radio
 may give a restarted flowgraph new buffers), also when a subclass overrides start()
-without calling this class's; stop() waits for the stream.
+without calling this class's; stop() waits for the stream and lets go of the port buffers.
 """
 
 import contextlib
@@ -129,7 +129,7 @@ class gpu_block:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        for name, finish in (("start", gpu_block._attach), ("stop", gpu_block._synchronize)):
+        for name, finish in (("start", gpu_block._attach), ("stop", gpu_block._detach)):
             method = cls.__dict__.get(name)
             if method is not None and not getattr(method, "_gpu_wrapped", False):
                 setattr(cls, name, _after_user_method(name, finish)(method))
@@ -190,7 +190,7 @@ class gpu_block:
         return super().start()
 
     def stop(self):
-        self._synchronize()
+        self._detach()
         return super().stop()
 
     def _attach(self):
@@ -205,8 +205,8 @@ class gpu_block:
             self._thread_state_holder = threading.get_ident()
         self._gpu_finished["start"] = True
 
-    def _synchronize(self):
-        self._context.synchronize()
+    def _detach(self):
+        self._context.detach()
         if self._thread_state_holder == threading.get_ident():
             release_python_thread_state()
             self._thread_state_holder = None

@@ -50,8 +50,9 @@ public:
     //! Radio posts the outputs (a sync block): every input port consumes \p nitems items
     //! from its read index. One event marks the reads and this call's posts.
     void end_work(int nitems);
-    //! Waits until all work on the stream is done (from stop()).
-    void synchronize();
+    //! Waits until all work on the stream is done, then lets go of the port buffers, so
+    //! that a stopped flowgraph holds no device memory through its blocks (from stop()).
+    void detach();
 
 private:
     grcuda_block* d_block = nullptr;
@@ -83,7 +84,7 @@ public:
 
     bool stop() override
     {
-        d_context.synchronize();
+        d_context.detach();
         return Interface::stop();
     }
 

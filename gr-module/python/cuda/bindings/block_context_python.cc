@@ -51,8 +51,9 @@ void bind_block_context(py::module& m)
             py::arg("block"),
             "Registers the stream with the buffers of the block's ports (call from "
             "start()).")
-        .def("synchronize",
-             &block_context::synchronize,
+        .def("detach",
+             &block_context::detach,
              py::call_guard<py::gil_scoped_release>(),
-             "Waits until all work enqueued on the stream is done.");
+             "Waits until all work enqueued on the stream is done, then lets go of the "
+             "port buffers (call from stop()).");
 }
