@@ -53,6 +53,13 @@
 
 
 /**
+ * Adaptive waits that sleep at once after a wait that outlasted `ADAPTIVE_SPIN`: a GPU-bound
+ * thread spins once every `ADAPTIVE_SLEEPS + 1` waits, and a thread whose waits turn short
+ * spins again after at most this many.
+ */
+#define ADAPTIVE_SLEEPS 7
+
+/**
  * Transfer type: a CPU block writes host memory; GPU blocks read device memory.
  */
 #define GRCUDA_TRANSFER_HOST_TO_DEVICE 1
@@ -109,7 +116,7 @@
 /**
  * Host waits poll for 50 us, then sleep in the driver: short waits answer at once, long
  * ones (a GPU-bound flowgraph's) free the core. A thread whose last wait outlasted the
- * poll sleeps at once, until a wait ends within 50 us again.
+ * poll sleeps at once for its next 7 waits, then polls again.
  */
 #define GRCUDA_HOST_WAIT_ADAPTIVE 2
 

@@ -7,8 +7,9 @@
 //! blocking sync frees the core at the cost of a wake-up, and the adaptive wait spins for a
 //! short while and then sleeps, so that short waits answer at once and long ones (a GPU-bound
 //! flowgraph's) free the core. Adaptive waits learn per thread: after a wait that outlasted the
-//! spin, the thread's next wait sleeps at once, since a GPU-bound block waits long call after
-//! call; a wait that ends within the spin window turns the spin back on. A record replaces the previous one; waits already enqueued keep
+//! spin, the thread's next `ADAPTIVE_SLEEPS` waits sleep at once, since a GPU-bound block waits
+//! long call after call; then it tries the spin again. Counting waits rather than timing them
+//! keeps a slow wake-up from the driver from passing for a long wait. A record replaces the previous one; waits already enqueued keep
 //! the record they saw, which is what makes reusing events safe.
 
 use crate::device::Device;
@@ -24,8 +25,8 @@ pub enum HostWait {
     /// Sleep in the driver until complete (`CU_EVENT_BLOCKING_SYNC`).
     Block,
     /// Poll for `ADAPTIVE_SPIN`, then sleep in the driver: the latency of spinning for short
-    /// waits, the free core of blocking sync for long ones. A thread whose previous wait
-    /// outlasted the spin sleeps at once.
+    /// waits, the free core of blocking sync for long ones. After a wait that outlasted the
+    /// spin, a thread's next `ADAPTIVE_SLEEPS` waits sleep at once.
     Adaptive,
 }
 
@@ -34,10 +35,14 @@ pub enum HostWait {
 /// block waits per call.
 pub const ADAPTIVE_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
 
+/// Adaptive waits that sleep at once after a wait that outlasted `ADAPTIVE_SPIN`: a GPU-bound
+/// thread spins once every `ADAPTIVE_SLEEPS + 1` waits, and a thread whose waits turn short
+/// spins again after at most this many.
+pub const ADAPTIVE_SLEEPS: u32 = 7;
+
 thread_local! {
-    /// Whether this thread's last adaptive wait ended within `ADAPTIVE_SPIN`: then the next
-    /// one spins first.
-    static LAST_WAIT_WAS_SHORT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    /// Adaptive waits this thread still makes without spinning.
+    static SLEEPS_LEFT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 pub struct Event {
@@ -88,18 +93,20 @@ impl Event {
         if self.host_wait != HostWait::Adaptive {
             return unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize");
         }
-        let started = std::time::Instant::now();
-        if LAST_WAIT_WAS_SHORT.get() {
+        let sleeps_left = SLEEPS_LEFT.get();
+        if sleeps_left > 0 {
+            SLEEPS_LEFT.set(sleeps_left - 1);
+        } else {
+            let started = std::time::Instant::now();
             while started.elapsed() < ADAPTIVE_SPIN {
                 if self.is_complete()? {
                     return Ok(());
                 }
                 std::hint::spin_loop();
             }
+            SLEEPS_LEFT.set(ADAPTIVE_SLEEPS);
         }
-        unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize")?;
-        LAST_WAIT_WAS_SHORT.set(started.elapsed() < ADAPTIVE_SPIN);
-        Ok(())
+        unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize")
     }
 
     /// Whether the latest record is complete, without waiting.

@@ -12,7 +12,7 @@ pub const GRCUDA_HOST_WAIT_SPIN: u32 = 0;
 pub const GRCUDA_HOST_WAIT_BLOCK: u32 = 1;
 /// Host waits poll for 50 us, then sleep in the driver: short waits answer at once, long
 /// ones (a GPU-bound flowgraph's) free the core. A thread whose last wait outlasted the
-/// poll sleeps at once, until a wait ends within 50 us again.
+/// poll sleeps at once for its next 7 waits, then polls again.
 pub const GRCUDA_HOST_WAIT_ADAPTIVE: u32 = 2;
 
 /// A synchronisation event (no timing).
