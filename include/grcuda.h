@@ -53,13 +53,6 @@
 
 
 /**
- * Adaptive waits that sleep at once after a wait that outlasted `ADAPTIVE_SPIN`: a GPU-bound
- * thread spins once every `ADAPTIVE_SLEEPS + 1` waits, and a thread whose waits turn short
- * spins again after at most this many.
- */
-#define ADAPTIVE_SLEEPS 7
-
-/**
  * Transfer type: a CPU block writes host memory; GPU blocks read device memory.
  */
 #define GRCUDA_TRANSFER_HOST_TO_DEVICE 1
@@ -161,11 +154,6 @@
  * incompatibly; the shared library's soname carries it (`libgrcuda.so.<ABI>`).
  */
 #define GRCUDA_ABI_VERSION 1
-
-/**
- * No ring is made larger than this, whatever the item size asks for.
- */
-#define MAX_RING_BYTES (1 << 34)
 
 /**
  * Result of every fallible call. Values are stable: new ones are only ever appended.

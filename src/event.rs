@@ -38,7 +38,7 @@ pub const ADAPTIVE_SPIN: std::time::Duration = std::time::Duration::from_micros(
 /// Adaptive waits that sleep at once after a wait that outlasted `ADAPTIVE_SPIN`: a GPU-bound
 /// thread spins once every `ADAPTIVE_SLEEPS + 1` waits, and a thread whose waits turn short
 /// spins again after at most this many.
-pub const ADAPTIVE_SLEEPS: u32 = 7;
+const ADAPTIVE_SLEEPS: u32 = 7;
 
 thread_local! {
     /// Adaptive waits this thread still makes without spinning.

@@ -71,3 +71,58 @@ fn header_compiles_as_c11() {
 fn header_compiles_as_cpp17() {
     compile("c++", "-std=c++17", "c++");
 }
+
+/// The names the header declares: macros, types, enum constants and functions, outside
+/// comments.
+fn declared_names(header: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_comment = false;
+    let mut in_enum = false;
+    for line in header.lines() {
+        let code = line.trim();
+        if in_comment || code.starts_with("/*") {
+            in_comment = !code.contains("*/");
+            continue;
+        }
+        let words: Vec<&str> =
+            code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        match words.as_slice() {
+            ["define", name, ..] => names.push(name.to_string()),
+            ["typedef", "struct" | "enum", name, ..] | ["struct" | "enum", name, ..]
+                if !code.ends_with(';') || words[0] == "typedef" =>
+            {
+                names.push(name.to_string());
+            }
+            _ => {}
+        }
+        if code.starts_with("typedef enum") {
+            in_enum = true;
+        } else if in_enum && code.starts_with('}') {
+            in_enum = false;
+            names.push(words.first().map(|w| w.to_string()).unwrap_or_default());
+        } else if in_enum {
+            if let Some(constant) = words.first() {
+                names.push(constant.to_string());
+            }
+        }
+        if let Some(open) = code.find('(')
+            && !code.starts_with('#')
+            && !in_enum
+            && let Some(name) = code[..open].split_whitespace().last()
+        {
+            names.push(name.trim_start_matches('*').to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn every_declared_name_is_prefixed() {
+    let header = std::fs::read_to_string(Path::new(ROOT).join("include/grcuda.h")).unwrap();
+    let names = declared_names(&header);
+    assert!(names.iter().any(|n| n == "grcuda_buffer_new"), "the scan found no functions: {names:?}");
+    assert!(names.iter().any(|n| n == "GRCUDA_STATUS_OK"), "the scan found no enum constants: {names:?}");
+    let unprefixed: Vec<&String> =
+        names.iter().filter(|n| !n.is_empty() && !n.starts_with("grcuda_") && !n.starts_with("GRCUDA_")).collect();
+    assert!(unprefixed.is_empty(), "include/grcuda.h declares names without the grcuda prefix: {unprefixed:?}");
+}

@@ -59,7 +59,7 @@ use ring_span::RingSpan;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 
-pub use pending::SLOTS as MAX_RECORDS_IN_FLIGHT;
+pub(crate) use pending::SLOTS as MAX_RECORDS_IN_FLIGHT;
 
 /// Which side of the edge is on the GPU; decided by GNU Radio when it wires the flowgraph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use crate::stream::Stream;
 use std::sync::Arc;
 
 /// Records in flight per ring before the recording thread waits.
-pub const SLOTS: usize = 16;
+pub(crate) const SLOTS: usize = 16;
 
 struct Record {
     /// The slot's own event, which `record` records.

@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 
 /// No ring is made larger than this, whatever the item size asks for.
-pub const MAX_RING_BYTES: usize = 1 << 34;
+pub(crate) const MAX_RING_BYTES: usize = 1 << 34;
 
 /// The smallest size in bytes that holds `min_items` items of `item_size` bytes and is a
 /// multiple of both `granularity` and `item_size`.
