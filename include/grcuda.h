@@ -129,6 +129,17 @@
 #define GRCUDA_FFT_REAL_FORWARD 2
 
 /**
+ * Message level: information, such as the backend chosen when no GPU is usable.
+ */
+#define GRCUDA_LOG_INFO 1
+
+/**
+ * Message level: something the user should fix, such as a kernel cache that cannot be
+ * written.
+ */
+#define GRCUDA_LOG_WARNING 2
+
+/**
  * Memory kind: device memory (cuMemAlloc).
  */
 #define GRCUDA_MEMORY_DEVICE 0
@@ -306,6 +317,13 @@ typedef struct grcuda_complex32 {
     float real;
     float imag;
 } grcuda_complex32;
+
+/**
+ * Receives one message of the library: its level (GRCUDA_LOG_*), the text (valid only during
+ * the call; no "grcuda:" prefix, no newline) and the `context` given to
+ * grcuda_set_log_callback(). Called from any thread; it must not call back into the library.
+ */
+typedef void (*grcuda_log_callback)(uint32_t level, const char *message, void *context);
 
 #ifdef __cplusplus
 extern "C" {
@@ -822,6 +840,14 @@ enum grcuda_status grcuda_deinterleave(const struct grcuda_stream *stream,
                                        size_t stream_count,
                                        size_t items,
                                        size_t item_size);
+
+/**
+ * Sends the library's messages that are not the result of a call (the backend chosen when no
+ * GPU is usable, a kernel cache that cannot be written) to `callback`, with `context`; NULL
+ * sends them to stderr again (the default). Failed calls report through their status and
+ * grcuda_last_error_message(), never here. Call it at start-up, before other calls.
+ */
+void grcuda_set_log_callback(grcuda_log_callback callback, void *context);
 
 /**
  * Allocates memory of a kind (GRCUDA_MEMORY_*) holding at least `min_bytes` bytes. Rings are

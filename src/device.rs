@@ -13,6 +13,7 @@
 //! on standard error.
 
 use crate::error::{DriverResultExt, Error, ErrorKind, Result};
+use crate::log;
 use crate::memory::host_mapping;
 use crate::simulated;
 use cudarc::driver::{CudaContext, result, sys};
@@ -223,9 +224,9 @@ fn resolve_backend(choice: BackendChoice) -> Result<Backend> {
             Err(why) => {
                 static NOTICE: Once = Once::new();
                 NOTICE.call_once(|| {
-                    eprintln!(
-                        "grcuda: {why}; using the simulated backend (CPU). \
-                         Set {BACKEND_ENV}=cuda to require a GPU."
+                    log::log(
+                        log::Level::Info,
+                        &format!("{why}; using the simulated backend (CPU). Set {BACKEND_ENV}=cuda to require a GPU."),
                     )
                 });
                 Ok(Backend::Simulated)

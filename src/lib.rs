@@ -20,6 +20,7 @@ mod fallible;
 pub mod ffi;
 pub mod fft;
 pub mod kernels;
+pub mod log;
 pub mod memory;
 pub(crate) mod simulated;
 pub mod stream;

@@ -1366,6 +1366,9 @@ impl Fuzzer {
                 if grcuda_abi_version() != GRCUDA_ABI_VERSION {
                     self.fail("grcuda_abi_version differs from the header's");
                 }
+                // Messages keep going to stderr (the default), so a failure's context shows.
+                grcuda_set_log_callback(None, null_mut());
+                self.count_call("grcuda_set_log_callback");
             }
             1 => {
                 let value = if self.rng.percent(50) { self.rng.range(0, 12) as i32 } else { self.rng.next() as i32 };

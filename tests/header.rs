@@ -105,7 +105,11 @@ fn declared_names(header: &str) -> Vec<String> {
                 names.push(constant.to_string());
             }
         }
-        if let Some(open) = code.find('(')
+        if code.starts_with("typedef")
+            && let Some(pointer) = code.split("(*").nth(1)
+        {
+            names.push(pointer.split(')').next().unwrap_or_default().to_string());
+        } else if let Some(open) = code.find('(')
             && !code.starts_with('#')
             && !in_enum
             && let Some(name) = code[..open].split_whitespace().last()

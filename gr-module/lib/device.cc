@@ -6,7 +6,8 @@
 // The process-wide device handle. GNU Radio may create and destroy blocks and buffers
 // many times per process; they all share one device handle (and so one CUDA primary
 // context), which is never freed, so that objects destroyed late in interpreter shutdown
-// still find it.
+// still find it. libgrcuda's own messages go to GNU Radio's logger from the moment the
+// device is opened.
 
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/logger.h>
@@ -56,6 +57,30 @@ int requested_ordinal()
     return static_cast<int>(ordinal);
 }
 
+gr::logger& module_logger()
+{
+    static gr::logger logger("gr-cuda");
+    return logger;
+}
+
+//! libgrcuda's messages (grcuda_set_log_callback()), through GNU Radio's logger.
+void forward_to_logger(uint32_t level, const char* message, void* /* context */)
+{
+    if (level == GRCUDA_LOG_WARNING) {
+        module_logger().warn("{}", message);
+    } else {
+        module_logger().info("{}", message);
+    }
+}
+
+//! Whether the user asked for the simulated backend ($GRCUDA_BACKEND=simulated);
+//! otherwise libgrcuda chose it and said why.
+bool simulated_on_request()
+{
+    const char* backend = std::getenv("GRCUDA_BACKEND");
+    return backend && std::string(backend) == "simulated";
+}
+
 struct shared_device {
     grcuda_device* handle = nullptr;
     grcuda_device_info info{};
@@ -73,14 +98,19 @@ const shared_device& open_shared_device()
                 std::to_string(grcuda_abi_version()) +
                 ": reinstall gr-cuda and libgrcuda from the same source");
         }
+        grcuda_set_log_callback(forward_to_logger, nullptr);
         check(
             grcuda_device_open(requested_ordinal(), GRCUDA_BACKEND_AUTO, &shared.handle),
             "gr-cuda: opening the CUDA device");
         check(grcuda_device_get_info(shared.handle, &shared.info),
               "gr-cuda: describing the CUDA device");
-        gr::logger logger("gr-cuda");
+        gr::logger& logger = module_logger();
         if (shared.info.backend == GRCUDA_BACKEND_SIMULATED) {
-            logger.info("using the simulated backend (no GPU): {}", shared.info.name);
+            // Chosen automatically, libgrcuda has just said why, in one line.
+            if (simulated_on_request()) {
+                logger.info("using the simulated backend (GRCUDA_BACKEND=simulated): {}",
+                            shared.info.name);
+            }
         } else {
             logger.info("using {} (device {}, compute capability {}.{})",
                         shared.info.name,

@@ -141,11 +141,14 @@ fn load_program(device: &Device, program: &Program) -> Result<Module> {
     {
         static NOTICE: Once = Once::new();
         NOTICE.call_once(|| {
-            eprintln!(
-                "grcuda: cannot write the kernel cache in {} ({error}); kernels will be compiled \
-                 again by every process. Set {}= to a writable directory to fix this.",
-                cache.directory().display(),
-                crate::kernels::disk_cache::CACHE_DIRECTORY_ENV,
+            crate::log::log(
+                crate::log::Level::Warning,
+                &format!(
+                    "cannot write the kernel cache in {} ({error}); kernels will be compiled again by \
+                     every process. Set {}= to a writable directory to fix this.",
+                    cache.directory().display(),
+                    crate::kernels::disk_cache::CACHE_DIRECTORY_ENV,
+                ),
             )
         });
     }
