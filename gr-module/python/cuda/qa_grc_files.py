@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Every block has a GRC file under a [CUDA] subcategory, so GRC's block tree shows it where
+a GNU Radio user looks for it."""
+
+import glob
+import os
+
+from gnuradio import gr_unittest
+
+GRC_DIRECTORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grc")
+
+SUBCATEGORIES = {
+    "Sources and Sinks",
+    "Stream Operators",
+    "Math Operators",
+    "Fourier Analysis",
+    "Measurement Tools",
+    "Python (CuPy)",
+}
+
+
+def block_files():
+    return sorted(glob.glob(os.path.join(GRC_DIRECTORY, "cuda_*.block.yml")))
+
+
+def category(path):
+    with open(path, encoding="utf-8") as text:
+        for line in text:
+            if line.startswith("category:"):
+                return line.split(":", 1)[1].strip().strip("'\"")
+    return None
+
+
+class qa_grc_files(gr_unittest.TestCase):
+    def test_every_block_file_sits_in_a_cuda_subcategory(self):
+        files = block_files()
+        self.assertGreater(len(files), 20, GRC_DIRECTORY)
+        for path in files:
+            with self.subTest(block=os.path.basename(path)):
+                found = category(path)
+                self.assertIsNotNone(found, "no category line")
+                root, _, subcategory = found.partition("/")
+                self.assertEqual(root, "[CUDA]")
+                self.assertIn(subcategory, SUBCATEGORIES)
+
+    def test_cupy_blocks_sit_together(self):
+        for path in block_files():
+            with self.subTest(block=os.path.basename(path)):
+                cupy = path.endswith("_cupy.block.yml")
+                self.assertEqual(category(path) == "[CUDA]/Python (CuPy)", cupy)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_grc_files)
