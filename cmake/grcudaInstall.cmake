@@ -4,9 +4,11 @@
 #
 # Installs the library behind grcuda::grcuda (libgrcuda.so.<ABI> and the libgrcuda.so
 # symlink) into <prefix>/<LIBRARY_DESTINATION> (default lib), grcuda.h into
-# <prefix>/<INCLUDE_DESTINATION> (default include), and an installed grcuda package into
-# <prefix>/<LIBRARY_DESTINATION>/cmake/grcuda, so that the prefix is self-contained: an
-# OOT module that ships grcuda with itself calls this from its own install.
+# <prefix>/<INCLUDE_DESTINATION> (default include), an installed grcuda package into
+# <prefix>/<LIBRARY_DESTINATION>/cmake/grcuda and a pkg-config file into
+# <prefix>/<LIBRARY_DESTINATION>/pkgconfig, so that the prefix is self-contained: an OOT
+# module that ships grcuda with itself calls this from its own install, and the top-level
+# CMakeLists.txt for C and C++ programs.
 #
 # It works the same whether grcuda::grcuda came from this source tree (the library cargo
 # built) or from an installed package (the installed files are copied to the new prefix),
@@ -61,6 +63,22 @@ function(grcuda_install)
   endif()
   write_basic_package_version_file("${generated}/grcudaConfigVersion.cmake"
     VERSION "${version}" COMPATIBILITY ${compatibility})
+  # pkg-config: paths relative to the file's own folder (${pcfiledir}), so the prefix can
+  # move, as the CMake package can.
+  file(RELATIVE_PATH pkgconfig_to_prefix "/prefix/${arg_LIBRARY_DESTINATION}/pkgconfig" "/prefix")
+  string(REGEX REPLACE "/$" "" pkgconfig_to_prefix "${pkgconfig_to_prefix}")
+  string(CONCAT pkgconfig_text
+    "prefix=\${pcfiledir}/${pkgconfig_to_prefix}\n"
+    "libdir=\${prefix}/${arg_LIBRARY_DESTINATION}\n"
+    "includedir=\${prefix}/${arg_INCLUDE_DESTINATION}\n\n"
+    "Name: grcuda\n"
+    "Description: CUDA buffers, event synchronisation, a block work-wrapper and kernels for GNU Radio (C ABI)\n"
+    "Version: ${version}\n"
+    "Libs: -L\${libdir} -lgrcuda\n"
+    "Cflags: -I\${includedir}\n")
+  file(WRITE "${generated}/grcuda.pc" "${pkgconfig_text}")
+  install(FILES "${generated}/grcuda.pc"
+    DESTINATION "${arg_LIBRARY_DESTINATION}/pkgconfig" ${component})
   install(FILES
     "${generated}/grcudaConfig.cmake" "${generated}/grcudaConfigVersion.cmake"
     "${package_dir}/grcudaInstall.cmake"
