@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=bash
 
 # Sourced by the scripts in this folder: installing what they need on Debian 12.
 
@@ -36,18 +37,44 @@ require_cargo() {
   fi
 }
 
-# Configures, builds and installs gr-module into build/prefix (its CMake builds libgrcuda with
-# cargo and installs it alongside, so the prefix is self-contained). Installs GNU Radio 3.10,
-# cmake and pybind11 from Debian first when they are missing.
+# Configures, builds and installs gr-module into <folder>/prefix (its CMake builds libgrcuda
+# with cargo and installs it alongside, so the prefix is self-contained): `build_gr_module
+# [folder]`, build by default. Installs GNU Radio 3.10, cmake and pybind11 from Debian first
+# when they are missing.
 build_gr_module() {
+  local out=${1:-build}
   need_packages gnuradio-dev cmake pybind11-dev
-  echo "== gr-module: configure, build, install into build/prefix (GNU Radio $(gnuradio-config-info --version))"
-  cmake -S gr-module -B build/gr-module -DCMAKE_INSTALL_PREFIX="$PWD/build/prefix" >build/gr-module.log
-  cmake --build build/gr-module -j2 >>build/gr-module.log || { tail -40 build/gr-module.log; return 1; }
-  cmake --install build/gr-module >>build/gr-module.log
+  echo "== gr-module: configure, build, install into $out/prefix (GNU Radio $(gnuradio-config-info --version))"
+  cmake -S gr-module -B "$out/gr-module" -DCMAKE_INSTALL_PREFIX="$PWD/$out/prefix" >"$out/gr-module.log"
+  cmake --build "$out/gr-module" -j2 >>"$out/gr-module.log" || { tail -40 "$out/gr-module.log"; return 1; }
+  cmake --install "$out/gr-module" >>"$out/gr-module.log"
 }
 
-# The folder of the installed gnuradio.cuda package, for PYTHONPATH.
+# The folder of the gnuradio.cuda package installed into <folder>/prefix (build by default),
+# for PYTHONPATH.
 gr_module_python_path() {
-  ls -d "$PWD"/build/prefix/lib/python3*/*-packages | head -1
+  ls -d "$PWD/${1:-build}"/prefix/lib/python3*/*-packages | head -1
+}
+
+# Installs NVRTC from PyPI's nvidia-cuda-nvrtc wheel into target/ (once) and points the
+# library at it: it compiles every kernel for sm_90 and sm_75 without a GPU.
+setup_nvrtc() {
+  local nvrtc_version nvrtc_dir
+  need_commands python3:python3
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    as_root apt-get update -qq && as_root apt-get install -y -qq python3-pip >/dev/null
+  fi
+  nvrtc_version=13.0.88
+  nvrtc_dir=target/nvrtc-wheel-$nvrtc_version
+  if [ ! -f "$nvrtc_dir/.installed" ]; then
+    echo "== installing NVRTC $nvrtc_version from PyPI into $nvrtc_dir"
+    rm -rf "$nvrtc_dir"
+    # --target installs into the project only; the flag lets Debian's own pip do that too.
+    python3 -m pip install -q --disable-pip-version-check --break-system-packages --no-deps --target "$nvrtc_dir" \
+      "nvidia-cuda-nvrtc==$nvrtc_version"
+    touch "$nvrtc_dir/.installed"
+  fi
+  export LD_LIBRARY_PATH="$PWD/$nvrtc_dir/nvidia/cu13/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export GRCUDA_REQUIRE_NVRTC=1
+  export GRCUDA_KERNEL_CACHE="$PWD/target/kernel-cache"
 }

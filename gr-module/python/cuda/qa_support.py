@@ -96,9 +96,10 @@ def tag(offset, number):
 
 
 def tag_list(sink):
+    """(offset, key, value, srcid) of each tag of sink; srcid written out, as "#f" when a block
+    wrote the tag without one."""
     return sorted(
-        (t.offset, pmt.symbol_to_string(t.key), pmt.to_long(t.value), pmt.symbol_to_string(t.srcid))
-        for t in sink.tags()
+        (t.offset, pmt.symbol_to_string(t.key), pmt.to_long(t.value), pmt.write_string(t.srcid)) for t in sink.tags()
     )
 
 

@@ -15,7 +15,7 @@ from .support import checked_count, checked_dtype, checked_elements_per_item, it
 class repeat_cupy(basic_block):
     """Each input item interp times, like blocks.repeat; an item's repetitions may span
     work() calls. A tag goes to the first repetition of its item (where blocks.repeat puts
-    it). The interpolation changes between items: through set_interpolation() or a message
+    it), with its srcid (which blocks.repeat drops from GNU Radio 3.10.8 on). The interpolation changes between items: through set_interpolation() or a message
     on the "interpolation" port, either an integer or blocks.repeat's pair
     ("interpolation" . integer); an item already started keeps its interpolation.
     """
