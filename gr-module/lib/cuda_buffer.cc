@@ -13,7 +13,7 @@
 // allocate in the constructor, drop the owner reference (it leaks the buffer otherwise),
 // never realign, tolerate DEFAULT_INVALID, and provide get_buffer_type().
 
-#include "buffer_settings.h"
+#include "settings.h"
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_double_mapped.h>

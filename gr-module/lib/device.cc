@@ -9,9 +9,9 @@
 // still find it. libgrcuda's own messages go to GNU Radio's logger from the moment the
 // device is opened.
 
+#include "settings.h"
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/logger.h>
-#include <climits>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -32,31 +32,6 @@ void check(grcuda_status status, const char* what)
 
 namespace {
 
-//! The ordinal $GRCUDA_DEVICE names: unset or empty is 0 (as an empty GRCUDA_BACKEND is
-//! auto); anything but a non-negative integer is refused rather than read as 0, which
-//! would run on another GPU than the one asked for.
-int requested_ordinal()
-{
-    const char* text = std::getenv("GRCUDA_DEVICE");
-    if (!text || !*text) {
-        return 0;
-    }
-    const std::string value(text);
-    long long ordinal = 0;
-    for (const char digit : value) {
-        if (digit < '0' || digit > '9' || ordinal > INT_MAX) {
-            break;
-        }
-        ordinal = ordinal * 10 + (digit - '0');
-    }
-    if (value.find_first_not_of("0123456789") != std::string::npos || ordinal > INT_MAX) {
-        throw std::invalid_argument("gr-cuda: GRCUDA_DEVICE=\"" + value +
-                                    "\" is not a CUDA device ordinal: use a non-negative "
-                                    "integer such as 0, or unset it");
-    }
-    return static_cast<int>(ordinal);
-}
-
 gr::logger& module_logger()
 {
     static gr::logger logger("gr-cuda");
@@ -71,14 +46,6 @@ void forward_to_logger(uint32_t level, const char* message, void* /* context */)
     } else {
         module_logger().info("{}", message);
     }
-}
-
-//! Whether the user asked for the simulated backend ($GRCUDA_BACKEND=simulated);
-//! otherwise libgrcuda chose it and said why.
-bool simulated_on_request()
-{
-    const char* backend = std::getenv("GRCUDA_BACKEND");
-    return backend && std::string(backend) == "simulated";
 }
 
 struct shared_device {
@@ -99,16 +66,18 @@ const shared_device& open_shared_device()
                 ": reinstall gr-cuda and libgrcuda from the same source");
         }
         grcuda_set_log_callback(forward_to_logger, nullptr);
-        check(
-            grcuda_device_open(requested_ordinal(), GRCUDA_BACKEND_AUTO, &shared.handle),
-            "gr-cuda: opening the CUDA device");
+        std::string backend_source;
+        const uint32_t backend = requested_backend(backend_source);
+        check(grcuda_device_open(requested_ordinal(), backend, &shared.handle),
+              "gr-cuda: opening the CUDA device");
         check(grcuda_device_get_info(shared.handle, &shared.info),
               "gr-cuda: describing the CUDA device");
         gr::logger& logger = module_logger();
         if (shared.info.backend == GRCUDA_BACKEND_SIMULATED) {
             // Chosen automatically, libgrcuda has just said why, in one line.
-            if (simulated_on_request()) {
-                logger.info("using the simulated backend (GRCUDA_BACKEND=simulated): {}",
+            if (backend == GRCUDA_BACKEND_SIMULATED) {
+                logger.info("using the simulated backend ({} = simulated): {}",
+                            backend_source,
                             shared.info.name);
             }
         } else {

@@ -8,9 +8,10 @@ the argument and what it accepts, and takes the good values at the edges of thos
 C++ blocks: item sizes and vector lengths must fit GNU Radio's int item size (an item at
 most 2^31 - 1 bytes), port counts are 1 to 2^16 (GNU Radio keeps state for every possible
 output port), FFT sizes within cuFFT's 2^27, rates finite and > 0, float constants finite.
-CuPy library blocks: the same limits, checked by cupy_blocks/support.py. The GRCUDA_DEVICE
-variable must be a non-negative integer (checked in a fresh process: the device is opened
-once per process).
+CuPy library blocks: the same limits, checked by cupy_blocks/support.py. GRCUDA_DEVICE and
+GNU Radio's [cuda] device preference must be a non-negative integer, GRCUDA_BACKEND and
+[cuda] backend one of cuda, simulated and auto (checked in a fresh process: the device is
+opened once per process).
 """
 
 import math
@@ -464,6 +465,35 @@ class qa_block_arguments(flowgraph_test):
                 result = self.device_variable(value)
                 self.assertEqual(result.returncode, 0, result.stderr)
                 self.assertEqual(result.stdout.split()[-1], "0")
+
+    def opened_with(self, **variables):
+        """What a fresh process prints and logs when it opens the device with \\p variables
+        set (and GRCUDA_BACKEND and GRCUDA_DEVICE unset unless given)."""
+        environment = {k: v for k, v in os.environ.items() if k not in ("GRCUDA_BACKEND", "GRCUDA_DEVICE")}
+        environment.update(variables)
+        script = "from gnuradio import cuda\nprint(cuda.simulated(), cuda.device_ordinal())"
+        return subprocess.run(
+            [sys.executable, "-c", script], env=environment, capture_output=True, text=True, timeout=120
+        )
+
+    def test_device_and_backend_preferences(self):
+        # GNU Radio's preferences, through gr::prefs' own variables; gr-cuda's variables win.
+        result = self.opened_with(GR_CONF_CUDA_DEVICE="x1")
+        self.assertNotEqual(result.returncode, 0, result.stdout)
+        self.assertIn('gr-cuda: [cuda] device="x1" is not a CUDA device ordinal', result.stderr)
+        result = self.opened_with(GR_CONF_CUDA_BACKEND="gpu")
+        self.assertNotEqual(result.returncode, 0, result.stdout)
+        self.assertIn('gr-cuda: [cuda] backend="gpu" is not a backend: use cuda, simulated or auto', result.stderr)
+        result = self.opened_with(GRCUDA_BACKEND="fast", GR_CONF_CUDA_BACKEND="simulated")
+        self.assertIn('gr-cuda: GRCUDA_BACKEND="fast" is not a backend', result.stderr)
+        result = self.opened_with(GR_CONF_CUDA_BACKEND="simulated", GR_CONF_CUDA_DEVICE="0")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.splitlines()[-1].split(), ["True", "0"])
+        # GNU Radio's logger writes to stdout.
+        output = result.stdout + result.stderr
+        backend_lines = [line for line in output.splitlines() if "backend" in line]
+        self.assertEqual(len(backend_lines), 1, result.stderr)
+        self.assertIn("using the simulated backend ([cuda] backend = simulated)", backend_lines[0])
 
     def test_host_wait_must_be_adaptive_spin_or_block(self):
         script = (

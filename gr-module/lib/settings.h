@@ -3,22 +3,27 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_CUDA_BUFFER_SETTINGS_H
-#define INCLUDED_CUDA_BUFFER_SETTINGS_H
+#ifndef INCLUDED_CUDA_SETTINGS_H
+#define INCLUDED_CUDA_SETTINGS_H
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace gr {
 namespace cuda {
 
 /*!
- * How cuda_buffers are made, from GNU Radio's preferences: the [cuda] section of
+ * gr-cuda's settings, from GNU Radio's preferences: the [cuda] section of
  * ~/.gnuradio/config.conf (or a file in GNU Radio's conf.d), each option overridable by
- * gr::prefs' own environment variable (GR_CONF_CUDA_<OPTION>).
+ * gr::prefs' own environment variable (GR_CONF_CUDA_<OPTION>) and, where one is named
+ * below, by gr-cuda's own variable, which takes precedence.
  *
+ * - backend: cuda, simulated or auto (the default: the GPU when one is usable, else the
+ *   CPU, saying why). $GRCUDA_BACKEND.
+ * - device: the GPU's CUDA ordinal (default 0). $GRCUDA_DEVICE.
  * - host_wait: how GNU Radio's threads wait for the GPU: adaptive (the default: poll for
- *   50 us, then sleep), spin or block. $GRCUDA_HOST_WAIT, where set, takes precedence.
+ *   50 us, then sleep), spin or block. $GRCUDA_HOST_WAIT.
  * - ring_floor_bytes: the least a buffer's ring holds (default 64 MiB on a GPU, 1 MiB on
  *   the simulated backend), so that a GPU block that falls behind takes many upstream
  *   calls' worth of items in one call (GNU Radio lets a call fill half a ring).
@@ -26,8 +31,11 @@ namespace cuda {
  * (its buffer_size preference, 32 KiB).
  *
  * A value that is not one of these is refused with std::invalid_argument naming the
- * option.
+ * option and where it was set.
  */
+//! GRCUDA_BACKEND_AUTO, _CUDA or _SIMULATED; \p source says where it was set.
+uint32_t requested_backend(std::string& source);
+int requested_ordinal();
 uint32_t host_wait_mode();
 size_t ring_floor_bytes();
 //! The most a ring grows to by itself: 1/64 of the device memory free now.
@@ -36,4 +44,4 @@ size_t ring_share_bytes();
 } // namespace cuda
 } // namespace gr
 
-#endif /* INCLUDED_CUDA_BUFFER_SETTINGS_H */
+#endif /* INCLUDED_CUDA_SETTINGS_H */
