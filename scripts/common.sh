@@ -42,12 +42,25 @@ require_cargo() {
 # [folder]`, build by default. Installs GNU Radio 3.10, cmake and pybind11 from Debian first
 # when they are missing.
 build_gr_module() {
-  local out=${1:-build}
+  local out=${1:-build} started=$SECONDS
+  local log="$out/gr-module.log"
   need_packages gnuradio-dev cmake pybind11-dev
-  echo "== gr-module: configure, build, install into $out/prefix (GNU Radio $(gnuradio-config-info --version))"
-  cmake -S gr-module -B "$out/gr-module" -DCMAKE_INSTALL_PREFIX="$PWD/$out/prefix" >"$out/gr-module.log"
-  cmake --build "$out/gr-module" -j2 >>"$out/gr-module.log" || { tail -40 "$out/gr-module.log"; return 1; }
-  cmake --install "$out/gr-module" >>"$out/gr-module.log"
+  echo "== gr-module: configure, build, install into $out/prefix (GNU Radio $(gnuradio-config-info --version); details in $log)"
+  cmake -S gr-module -B "$out/gr-module" -DCMAKE_INSTALL_PREFIX="$PWD/$out/prefix" >"$log" \
+    || { tail -40 "$log"; return 1; }
+  # The first build takes minutes (cargo, then the C++): show its progress every 10%.
+  cmake --build "$out/gr-module" -j"$(nproc)" 2>&1 | tee -a "$log" | progress_of_build "$out/gr-module"
+  [ "${PIPESTATUS[0]}" = 0 ] || { tail -40 "$log"; return 1; }
+  cmake --install "$out/gr-module" >>"$log" || { tail -40 "$log"; return 1; }
+  echo "   built and installed in $((SECONDS - started)) s"
+}
+
+# Reads a cmake build's output and prints "<what>: N%" each time it passes another 10%.
+progress_of_build() {
+  awk -v what="$1" 'match($0, /^\[ *[0-9]+%\]/) {
+      percent = substr($0, RSTART + 1, RLENGTH - 3) + 0
+      if (percent >= shown + 10) { shown = percent - percent % 10; printf "   %s: %d%%\n", what, percent; fflush() }
+    }'
 }
 
 # The folder of the gnuradio.cuda package installed into <folder>/prefix (build by default),
