@@ -12,7 +12,8 @@ namespace py = pybind11;
 void bind_block_context(py::module& m);
 void bind_cuda_buffer(py::module& m);
 void bind_python_gateway(py::module& m);
-// One per block, each in <block>_python.cc.
+// One per block, each in <block>_python.cc (gr_modtool add appends here).
+// BINDING_FUNCTION_PROTOTYPES(
 void bind_add(py::module& m);
 void bind_complex_to_mag(py::module& m);
 void bind_complex_to_mag_squared(py::module& m);
@@ -32,6 +33,7 @@ void bind_tee(py::module& m);
 void bind_throttle(py::module& m);
 void bind_vector_to_stream(py::module& m);
 void bind_vector_to_streams(py::module& m);
+// ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() is a macro that returns NULL on failure in newer numpy versions.
 void* init_numpy()
@@ -49,6 +51,7 @@ PYBIND11_MODULE(cuda_python, m)
     bind_block_context(m);
     bind_cuda_buffer(m);
     bind_python_gateway(m);
+    // BINDING_FUNCTION_CALLS(
     bind_add(m);
     bind_complex_to_mag(m);
     bind_complex_to_mag_squared(m);
@@ -68,4 +71,5 @@ PYBIND11_MODULE(cuda_python, m)
     bind_throttle(m);
     bind_vector_to_stream(m);
     bind_vector_to_streams(m);
+    // ) END BINDING_FUNCTION_CALLS
 }
