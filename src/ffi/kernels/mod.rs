@@ -5,6 +5,10 @@
 //! until the work completes. A count of 0 does nothing; NULL or misaligned addresses,
 //! overflowing sizes and overlaps a kernel cannot handle are GRCUDA_STATUS_INVALID_ARGUMENT.
 //! Type suffixes follow GNU Radio: ss = int16, ii = int32, ff = float, cc = complex float.
+//!
+//! This file holds the elementary kernels and the argument helpers every launcher uses; a
+//! family of kernels with state or many parameters (filters, resamplers) has its own file
+//! beside it.
 
 use super::{borrow, borrow_slice, grcuda_status, grcuda_stream, guard};
 use crate::kernels::{self, Complex32, Element, WindowElement};

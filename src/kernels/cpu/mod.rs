@@ -9,6 +9,10 @@
 //! overlapping Rust slices would be undefined behaviour. The arithmetic is the one the CUDA
 //! kernels do, in the same order, so both backends round alike. Callers (the launchers) have
 //! checked addresses, alignment, sizes and overlaps.
+//!
+//! This file holds the elementary operations and the helpers every CPU version uses; a
+//! family of kernels with state or many parameters (filters, resamplers) has its own file
+//! beside it.
 
 use crate::kernels::element::{Complex32, Element, WindowElement};
 
