@@ -842,6 +842,95 @@ enum grcuda_status grcuda_deinterleave(const struct grcuda_stream *stream,
                                        size_t item_size);
 
 /**
+ * GNU Radio's rational resampler on complex samples with complex taps, for `outputs`
+ * outputs. With I = interpolation, D = decimation, N = taps_per_phase: output i has
+ * position p = first_phase + i * D (first_phase < I) and is the sum over k < N of
+ * input[p / I + N - 1 - k] * taps[p % I + k * I]. `taps` holds I * N taps (the prototype
+ * filter padded with zeros to a multiple of I), `input` the items through
+ * (first_phase + (outputs - 1) * D) / I + N. The next call's first phase is
+ * (first_phase + outputs * D) % I, and it starts (first_phase + outputs * D) / I items
+ * later. Output must not overlap input or taps.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_rational_resampler_ccc(const struct grcuda_stream *stream,
+                                                 const void *input,
+                                                 const void *taps,
+                                                 void *output,
+                                                 size_t outputs,
+                                                 size_t interpolation,
+                                                 size_t decimation,
+                                                 size_t taps_per_phase,
+                                                 size_t first_phase);
+
+/**
+ * As grcuda_rational_resampler_ccc(), with float taps.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_rational_resampler_ccf(const struct grcuda_stream *stream,
+                                                 const void *input,
+                                                 const void *taps,
+                                                 void *output,
+                                                 size_t outputs,
+                                                 size_t interpolation,
+                                                 size_t decimation,
+                                                 size_t taps_per_phase,
+                                                 size_t first_phase);
+
+/**
+ * As grcuda_rational_resampler_ccc(), with float samples and float taps.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_rational_resampler_fff(const struct grcuda_stream *stream,
+                                                 const void *input,
+                                                 const void *taps,
+                                                 void *output,
+                                                 size_t outputs,
+                                                 size_t interpolation,
+                                                 size_t decimation,
+                                                 size_t taps_per_phase,
+                                                 size_t first_phase);
+
+/**
+ * The polyphase channelizer's filter bank, before its inverse FFT. With M = channels,
+ * T = taps_per_branch and D = step_advance (input items per output step, M divided by the
+ * oversample rate, 1 to M): for step s < steps and branch f < M, the sum over k < T of
+ * taps[f + k * M] * input[T * M + s * D - 1 - f - k * M] goes to
+ * spectra[s * M + (f - first_rotation - s * D) mod M] (first_rotation < M). An unnormalised
+ * inverse FFT of each row of M (grcuda_fft_plan_execute) then gives the M channels of the
+ * step. `taps` holds M * T floats (the prototype filter padded with zeros), `input`
+ * T * M - D + steps * D complex items (the first T * M - D are history), `spectra`
+ * steps * M complex items, overlapping neither.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_pfb_channelizer_filter_ccf(const struct grcuda_stream *stream,
+                                                     const void *input,
+                                                     const float *taps,
+                                                     void *spectra,
+                                                     size_t channels,
+                                                     size_t taps_per_branch,
+                                                     size_t step_advance,
+                                                     size_t steps,
+                                                     size_t first_rotation);
+
+/**
+ * The polyphase channelizer's outputs, after its inverse FFT: output o (< outputs), item s
+ * (< steps) = spectra[s * channels + channel_map[o]], written at byte address
+ * first_output + output_offsets[o] + 8 * s (the sum wrapping modulo 2^64). `channel_map`
+ * (int32, each below channels) and `output_offsets` (uint64) are device arrays of `outputs`
+ * values, so a caller whose output buffers advance together passes one new address per
+ * call. The outputs must not overlap each other or the spectra.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_pfb_channelizer_scatter_cc(const struct grcuda_stream *stream,
+                                                     const void *spectra,
+                                                     const int32_t *channel_map,
+                                                     const uint64_t *output_offsets,
+                                                     void *first_output,
+                                                     size_t outputs,
+                                                     size_t channels,
+                                                     size_t steps);
+
+/**
  * Sends the library's messages that are not the result of a call (the backend chosen when no
  * GPU is usable, a kernel cache that cannot be written) to `callback`, with `context`; NULL
  * sends them to stderr again (the default). Failed calls report through their status and

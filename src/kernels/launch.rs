@@ -25,7 +25,7 @@ use std::ffi::c_void;
 
 /// Threads per block: a multiple of the warp size that lets every multiprocessor hold several
 /// blocks, whatever the architecture.
-const BLOCK_SIZE: u32 = 256;
+pub(crate) const BLOCK_SIZE: u32 = 256;
 
 /// Blocks per multiprocessor at most; beyond this each thread loops instead.
 const BLOCKS_PER_MULTIPROCESSOR: u64 = 32;

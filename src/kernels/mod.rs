@@ -33,6 +33,7 @@ mod move_unit;
 mod multiply_const;
 mod nlog10;
 mod nvrtc;
+mod polyphase;
 mod program;
 pub(crate) mod validate;
 mod window;
@@ -47,5 +48,9 @@ pub use magnitude::{magnitude, magnitude_squared};
 pub use multiply_const::multiply_const;
 pub use nlog10::nlog10;
 pub use nvrtc::{compile, version as nvrtc_version};
+pub use polyphase::{
+    ChannelizerOutputs, ChannelizerShape, PolyphaseSample, PolyphaseTap, pfb_channelizer_filter,
+    pfb_channelizer_scatter, rational_resampler, rational_resampler_input_items,
+};
 pub use program::{Program, programs};
 pub use window::window;

@@ -10,7 +10,7 @@
 //! place that names the kernels the launchers launch.
 
 use crate::kernels::module_cache::Handles;
-use crate::kernels::{element, move_unit};
+use crate::kernels::{element, move_unit, polyphase};
 
 /// One kernel source file.
 #[derive(Clone, Copy, Debug)]
@@ -38,8 +38,9 @@ program!(NLOG10, "nlog10.cu");
 program!(FFT_SHIFT, "fft_shift.cu");
 program!(WINDOW, "window.cu");
 program!(INTERLEAVE, "interleave.cu");
+program!(POLYPHASE, "polyphase.cu");
 
-const PROGRAMS: &[Program] = &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE];
+const PROGRAMS: &[Program] = &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE, POLYPHASE];
 
 /// Every kernel source of the library.
 pub fn programs() -> &'static [Program] {
@@ -87,6 +88,12 @@ pub(crate) static INTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_interleave_unit", move_unit::VARIANTS);
 pub(crate) static DEINTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_deinterleave_unit", move_unit::VARIANTS);
+pub(crate) static RATIONAL_RESAMPLER_KERNELS: Kernels<3> =
+    Kernels::new(&POLYPHASE, "grcuda_rational_resampler_", polyphase::RESAMPLER_NAMES);
+pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
+    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter", [""]);
+pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
+    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_scatter", [""]);
 
 /// One `extern "C" __global__` function: its program, its name (`base` followed by `variant`)
 /// and its handles on the devices where it is loaded.
@@ -131,7 +138,10 @@ mod tests {
             .chain(kernels(&FFT_SHIFT_KERNELS))
             .chain(kernels(&WINDOW_KERNELS))
             .chain(kernels(&INTERLEAVE_KERNELS))
-            .chain(kernels(&DEINTERLEAVE_KERNELS));
+            .chain(kernels(&DEINTERLEAVE_KERNELS))
+            .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
+            .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))
+            .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS));
         let mut ptx = std::collections::HashMap::new();
         for kernel in all {
             let text = ptx

@@ -10,6 +10,10 @@
 //! family of kernels with state or many parameters (filters, resamplers) has its own file
 //! beside it.
 
+mod polyphase;
+
+pub use polyphase::*;
+
 use super::{borrow, borrow_slice, grcuda_status, grcuda_stream, guard};
 use crate::kernels::{self, Complex32, Element, WindowElement};
 use crate::stream::Stream;

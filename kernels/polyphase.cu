@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+// Polyphase filters: the rational resampler (GNU Radio's rational_resampler_xxx) and the
+// filter bank and output scatter of the polyphase channelizer (pfb_channelizer_ccf).
+//
+// Multiply-accumulate steps are explicit fused multiply-adds in a fixed order (taps in
+// increasing index), which the CPU backend repeats with mul_add, so both backends round
+// alike.
+//
+// Rational resampler, with I = interpolation, D = decimation and N taps per phase (the
+// prototype filter padded to I * N taps): output i has position p = first_phase + i * D,
+// phase p mod I and input offset p / I, and is
+//   output[i] = sum over k < N of input[p / I + N - 1 - k] * taps[(p mod I) + k * I],
+// as GNU Radio's loop, whose fir_filter[phase] reads N items from the input pointer, which
+// advances by one each time the phase counter passes I.
+//
+// Channelizer filter bank, with M channels, T taps per branch and D input items per output
+// step (M / oversample_rate): step s and branch f of a call are
+//   v = sum over k < T of taps[f + k * M] * input[T * M + s * D - 1 - f - k * M],
+// written to spectra[s * M + ((f - rotation_s) mod M)], rotation_s = (first_rotation + s * D)
+// mod M: the commutator's rotation, which GNU Radio applies with its index table, so that an
+// inverse FFT of each row gives the channels directly.
+
+#include "grcuda_common.cuh"
+
+namespace grcuda {
+
+__device__ inline float multiply_accumulate(float total, float sample, float tap) {
+    return __fmaf_rn(sample, tap, total);
+}
+__device__ inline complex64 multiply_accumulate(complex64 total, complex64 sample, float tap) {
+    return complex64{__fmaf_rn(sample.real, tap, total.real), __fmaf_rn(sample.imag, tap, total.imag)};
+}
+__device__ inline complex64 multiply_accumulate(complex64 total, complex64 sample, complex64 tap) {
+    float real = __fmaf_rn(sample.real, tap.real, total.real);
+    real = __fmaf_rn(-sample.imag, tap.imag, real);
+    float imag = __fmaf_rn(sample.real, tap.imag, total.imag);
+    imag = __fmaf_rn(sample.imag, tap.real, imag);
+    return complex64{real, imag};
+}
+
+template <typename T>
+__device__ inline T zero();
+template <>
+__device__ inline float zero<float>() {
+    return 0.0f;
+}
+template <>
+__device__ inline complex64 zero<complex64>() {
+    return complex64{0.0f, 0.0f};
+}
+
+}  // namespace grcuda
+
+// Read-only loads through the texture path: neighbouring threads read overlapping input
+// windows and the same few taps, which this cache serves without DRAM traffic.
+template <typename T>
+__device__ inline T load(const T* address) {
+    return __ldg(address);
+}
+template <>
+__device__ inline complex64 load<complex64>(const complex64* address) {
+    const float2 value = __ldg(reinterpret_cast<const float2*>(address));
+    return complex64{value.x, value.y};
+}
+
+template <typename Sample, typename Tap>
+__device__ void rational_resampler(const Sample* __restrict__ input, const Tap* __restrict__ taps,
+                                   Sample* __restrict__ output, count_type outputs,
+                                   count_type interpolation, count_type decimation,
+                                   count_type taps_per_phase, count_type first_phase) {
+    GRID_STRIDE_LOOP(i, outputs) {
+        const count_type position = first_phase + i * decimation;
+        const Tap* phase_taps = taps + position % interpolation;
+        const Sample* newest = input + position / interpolation + taps_per_phase - 1;
+        Sample total = grcuda::zero<Sample>();
+        for (count_type k = 0; k < taps_per_phase; ++k) {
+            total = grcuda::multiply_accumulate(total, load(newest - k), load(phase_taps + k * interpolation));
+        }
+        output[i] = total;
+    }
+}
+
+#define RATIONAL_RESAMPLER_KERNEL(name, Sample, Tap)                                          \
+    extern "C" __global__ void grcuda_rational_resampler_##name(                              \
+        const Sample* input, const Tap* taps, Sample* output, count_type outputs,             \
+        count_type interpolation, count_type decimation, count_type taps_per_phase,           \
+        count_type first_phase) {                                                             \
+        rational_resampler(input, taps, output, outputs, interpolation, decimation,           \
+                           taps_per_phase, first_phase);                                      \
+    }
+
+RATIONAL_RESAMPLER_KERNEL(ccc, complex64, complex64)
+RATIONAL_RESAMPLER_KERNEL(ccf, complex64, float)
+RATIONAL_RESAMPLER_KERNEL(fff, float, float)
+
+// Steps each thread filters: the branch's taps are loaded once for all of them.
+#define CHANNELIZER_STEPS_PER_THREAD 4
+
+// Work item w is branch w mod M of steps (w / M) * CHANNELIZER_STEPS_PER_THREAD onwards, so
+// that a warp reads consecutive taps and input items and writes consecutive spectrum items.
+extern "C" __global__ void grcuda_pfb_channelizer_filter(
+    const complex64* __restrict__ input, const float* __restrict__ taps,
+    complex64* __restrict__ spectra, count_type channels, count_type taps_per_branch,
+    count_type step_advance, count_type steps, count_type first_rotation) {
+    const count_type groups = (steps + CHANNELIZER_STEPS_PER_THREAD - 1) / CHANNELIZER_STEPS_PER_THREAD;
+    GRID_STRIDE_LOOP(w, groups * channels) {
+        const count_type branch = w % channels;
+        const count_type first_step = (w / channels) * CHANNELIZER_STEPS_PER_THREAD;
+        complex64 totals[CHANNELIZER_STEPS_PER_THREAD];
+#pragma unroll
+        for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+            totals[r] = grcuda::zero<complex64>();
+        }
+        const complex64* newest = input + taps_per_branch * channels + first_step * step_advance - 1 - branch;
+        for (count_type k = 0; k < taps_per_branch; ++k) {
+            const float tap = load(taps + branch + k * channels);
+            const complex64* column = newest - k * channels;
+#pragma unroll
+            for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+                if (first_step + r < steps) {
+                    totals[r] = grcuda::multiply_accumulate(totals[r], load(column + r * step_advance), tap);
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+            const count_type step = first_step + r;
+            if (step < steps) {
+                const count_type rotation = (first_rotation + step * step_advance) % channels;
+                const count_type slot = (branch + channels - rotation) % channels;
+                spectra[step * channels + slot] = totals[r];
+            }
+        }
+    }
+}
+
+// Channel outputs, one array per output port: output o, item s = spectra[s * M +
+// channel_map[o]]. Output o lives at first_output + output_offsets[o] (bytes, modulo 2^64),
+// so that a block whose output rings advance together passes one address per call.
+//
+// A tile of 32 steps by 32 outputs goes through shared memory: the reads along a spectrum
+// row and the writes along an output are both consecutive.
+#define SCATTER_TILE 32
+
+extern "C" __global__ void grcuda_pfb_channelizer_scatter(
+    const complex64* __restrict__ spectra, const int* __restrict__ channel_map,
+    const count_type* __restrict__ output_offsets, count_type first_output, count_type outputs,
+    count_type channels, count_type steps) {
+    __shared__ complex64 tile[SCATTER_TILE][SCATTER_TILE + 1];
+    const count_type step_tiles = (steps + SCATTER_TILE - 1) / SCATTER_TILE;
+    const count_type output_tiles = (outputs + SCATTER_TILE - 1) / SCATTER_TILE;
+    const unsigned int lane = threadIdx.x % SCATTER_TILE;
+    const unsigned int row = threadIdx.x / SCATTER_TILE;
+    const unsigned int rows = blockDim.x / SCATTER_TILE;
+    for (count_type t = blockIdx.x; t < step_tiles * output_tiles; t += gridDim.x) {
+        const count_type first_step = (t % step_tiles) * SCATTER_TILE;
+        const count_type first_port = (t / step_tiles) * SCATTER_TILE;
+        // Reads: lane = output within the tile, row = step.
+        for (unsigned int r = row; r < SCATTER_TILE; r += rows) {
+            const count_type step = first_step + r;
+            const count_type port = first_port + lane;
+            if (step < steps && port < outputs) {
+                tile[r][lane] = spectra[step * channels + channel_map[port]];
+            }
+        }
+        __syncthreads();
+        // Writes: lane = step, row = output within the tile.
+        for (unsigned int r = row; r < SCATTER_TILE; r += rows) {
+            const count_type port = first_port + r;
+            const count_type step = first_step + lane;
+            if (step < steps && port < outputs) {
+                complex64* output = reinterpret_cast<complex64*>(first_output + output_offsets[port]);
+                output[step] = tile[lane][r];
+            }
+        }
+        __syncthreads();
+    }
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+//! The simulated backend's polyphase kernels: the sums of `kernels/polyphase.cu`, with the
+//! same fused multiply-adds in the same order.
+
+use super::read;
+use crate::kernels::element::Complex32;
+use crate::kernels::polyphase::{ChannelizerOutputs, ChannelizerShape, PolyphaseSample, PolyphaseTap};
+
+/// # Safety
+/// The arrays hold what `polyphase::rational_resampler` requires.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn rational_resampler<S: PolyphaseSample, T: PolyphaseTap<S>>(
+    input: u64,
+    taps: u64,
+    output: u64,
+    outputs: usize,
+    interpolation: usize,
+    decimation: usize,
+    taps_per_phase: usize,
+    first_phase: usize,
+) {
+    for i in 0..outputs {
+        let position = first_phase + i * decimation;
+        let phase = position % interpolation;
+        let newest = position / interpolation + taps_per_phase - 1;
+        let total = (0..taps_per_phase).fold(S::ZERO, |total, k| unsafe {
+            T::multiply_accumulate(total, read(input, newest - k), read(taps, phase + k * interpolation))
+        });
+        unsafe { (output as *mut S).add(i).write(total) };
+    }
+}
+
+/// # Safety
+/// The arrays hold what `polyphase::pfb_channelizer_filter` requires.
+pub(crate) unsafe fn pfb_channelizer_filter(
+    input: u64,
+    taps: u64,
+    spectra: u64,
+    shape: ChannelizerShape,
+    first_rotation: usize,
+) {
+    let ChannelizerShape { channels, taps_per_branch, step_advance, steps } = shape;
+    for step in 0..steps {
+        let rotation = (first_rotation + step * step_advance) % channels;
+        for branch in 0..channels {
+            let newest = taps_per_branch * channels + step * step_advance - 1 - branch;
+            let total = (0..taps_per_branch).fold(Complex32::ZERO, |total, k| unsafe {
+                let tap: f32 = read(taps, branch + k * channels);
+                <f32 as PolyphaseTap<Complex32>>::multiply_accumulate(total, read(input, newest - k * channels), tap)
+            });
+            let slot = (branch + channels - rotation) % channels;
+            unsafe { (spectra as *mut Complex32).add(step * channels + slot).write(total) };
+        }
+    }
+}
+
+/// # Safety
+/// The arrays hold what `polyphase::pfb_channelizer_scatter` requires.
+pub(crate) unsafe fn pfb_channelizer_scatter(spectra: u64, outputs: &ChannelizerOutputs, channels: usize, steps: usize) {
+    for port in 0..outputs.outputs {
+        let channel: i32 = unsafe { read(outputs.channel_map, port) };
+        let offset: u64 = unsafe { read(outputs.output_offsets, port) };
+        let output = outputs.first_output.wrapping_add(offset) as *mut Complex32;
+        for step in 0..steps {
+            unsafe { output.add(step).write(read(spectra, step * channels + channel as usize)) };
+        }
+    }
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+//! Polyphase filters (`kernels/polyphase.cu`): GNU Radio's rational resampler and the two
+//! steps around the inverse FFT of its polyphase channelizer.
+//!
+//! The launchers are stateless: the caller (a block) keeps the resampler's phase and the
+//! channelizer's step count, and passes the phase of the first output of each call, so
+//! output does not depend on how a stream is split into calls. The sums are explicit fused
+//! multiply-adds in increasing tap order on both backends ([`PolyphaseTap`]).
+
+use crate::error::{Error, Result};
+use crate::kernels::element::Complex32;
+use crate::kernels::launch::{self, argument};
+use crate::kernels::program::{PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS, RATIONAL_RESAMPLER_KERNELS};
+use crate::kernels::{cpu, validate};
+use crate::stream::Stream;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A sample type of the polyphase kernels (f32 or [`Complex32`]).
+pub trait PolyphaseSample: sealed::Sealed + Copy {
+    const ZERO: Self;
+}
+
+/// A tap type for samples of type `S`: complex taps for complex samples ("ccc"), real taps
+/// for complex samples ("ccf") or for real samples ("fff"), GNU Radio's suffixes.
+pub trait PolyphaseTap<S: PolyphaseSample>: sealed::Sealed + Copy {
+    /// The suffix of the kernel for samples `S` and taps `Self`.
+    const NAME: &'static str;
+    /// `total + sample * tap` as fused multiply-adds, in the kernels' order.
+    fn multiply_accumulate(total: S, sample: S, tap: Self) -> S;
+}
+
+impl sealed::Sealed for f32 {}
+impl sealed::Sealed for Complex32 {}
+
+impl PolyphaseSample for f32 {
+    const ZERO: f32 = 0.0;
+}
+impl PolyphaseSample for Complex32 {
+    const ZERO: Complex32 = Complex32::new(0.0, 0.0);
+}
+
+impl PolyphaseTap<Complex32> for Complex32 {
+    const NAME: &'static str = "ccc";
+    fn multiply_accumulate(total: Complex32, sample: Complex32, tap: Complex32) -> Complex32 {
+        let real = (-sample.im).mul_add(tap.im, sample.re.mul_add(tap.re, total.re));
+        let imag = sample.im.mul_add(tap.re, sample.re.mul_add(tap.im, total.im));
+        Complex32::new(real, imag)
+    }
+}
+
+impl PolyphaseTap<Complex32> for f32 {
+    const NAME: &'static str = "ccf";
+    fn multiply_accumulate(total: Complex32, sample: Complex32, tap: f32) -> Complex32 {
+        Complex32::new(sample.re.mul_add(tap, total.re), sample.im.mul_add(tap, total.im))
+    }
+}
+
+impl PolyphaseTap<f32> for f32 {
+    const NAME: &'static str = "fff";
+    fn multiply_accumulate(total: f32, sample: f32, tap: f32) -> f32 {
+        sample.mul_add(tap, total)
+    }
+}
+
+/// The kernel suffix of every sample and tap pair.
+pub(crate) const RESAMPLER_NAMES: [&str; 3] = ["ccc", "ccf", "fff"];
+
+/// The input items a rational resampler call reads: through the newest item of the last
+/// output's window, `(first_phase + (outputs - 1) * decimation) / interpolation +
+/// taps_per_phase` (0 for no outputs), or None when that overflows.
+pub fn rational_resampler_input_items(
+    outputs: usize,
+    interpolation: usize,
+    decimation: usize,
+    taps_per_phase: usize,
+    first_phase: usize,
+) -> Option<usize> {
+    if outputs == 0 {
+        return Some(0);
+    }
+    let last = (outputs - 1).checked_mul(decimation)?.checked_add(first_phase)?;
+    (last / interpolation).checked_add(taps_per_phase)
+}
+
+/// GNU Radio's rational resampler for `outputs` outputs: with I = `interpolation`, D =
+/// `decimation` and N = `taps_per_phase`, output i has position p = first_phase + i * D and is
+/// `sum over k < N of input[p / I + N - 1 - k] * taps[p mod I + k * I]`. `taps` holds I * N
+/// taps (the prototype filter, padded with zeros to a multiple of I); `input` holds
+/// [`rational_resampler_input_items`] items. `first_phase` is below I.
+///
+/// # Safety
+/// The arrays must address those counts of valid items of device memory of the stream's
+/// device (host memory on the simulated backend) until the kernel completes, and nothing
+/// else may write them meanwhile; `output` must not overlap the others.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn rational_resampler<S: PolyphaseSample, T: PolyphaseTap<S>>(
+    stream: &Stream,
+    input: u64,
+    taps: u64,
+    output: u64,
+    outputs: usize,
+    interpolation: usize,
+    decimation: usize,
+    taps_per_phase: usize,
+    first_phase: usize,
+) -> Result<()> {
+    if interpolation == 0 || decimation == 0 || taps_per_phase == 0 {
+        return Err(Error::invalid_argument(format!(
+            "rational resampler: interpolation ({interpolation}), decimation ({decimation}) and taps per phase \
+             ({taps_per_phase}) must be at least 1"
+        )));
+    }
+    if first_phase >= interpolation {
+        return Err(Error::invalid_argument(format!(
+            "rational resampler: the first phase ({first_phase}) must be below the interpolation ({interpolation})"
+        )));
+    }
+    if outputs == 0 {
+        return Ok(());
+    }
+    let input_items =
+        rational_resampler_input_items(outputs, interpolation, decimation, taps_per_phase, first_phase)
+            .ok_or_else(|| Error::invalid_argument("rational resampler: the input size overflows"))?;
+    let tap_count = validate::product("rational resampler taps", &[interpolation, taps_per_phase])?;
+    let input_range = validate::array::<S>("input", input, input_items)?;
+    let taps_range = validate::array::<T>("taps", taps, tap_count)?;
+    let output_range = validate::array::<S>("output", output, outputs)?;
+    validate::disjoint(("input", &input_range), ("output", &output_range))?;
+    validate::disjoint(("taps", &taps_range), ("output", &output_range))?;
+    let on_cpu = || unsafe {
+        cpu::polyphase::rational_resampler::<S, T>(
+            input,
+            taps,
+            output,
+            outputs,
+            interpolation,
+            decimation,
+            taps_per_phase,
+            first_phase,
+        )
+    };
+    launch::run(stream, RATIONAL_RESAMPLER_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+        let values = [outputs, interpolation, decimation, taps_per_phase, first_phase].map(|value| value as u64);
+        let mut arguments = [argument(&input), argument(&taps), argument(&output)].to_vec();
+        arguments.extend(values.iter().map(argument));
+        unsafe { kernel.launch(outputs, &mut arguments) }
+    })
+}
+
+/// The shape of a polyphase channelizer call: M = `channels`, T = `taps_per_branch`, D =
+/// `step_advance` (input items per output step, M / oversample_rate, 1 to M) and `steps`
+/// output steps.
+#[derive(Clone, Copy, Debug)]
+pub struct ChannelizerShape {
+    pub channels: usize,
+    pub taps_per_branch: usize,
+    pub step_advance: usize,
+    pub steps: usize,
+}
+
+impl ChannelizerShape {
+    /// The input items a call reads: T * M - D of history, then D per step.
+    pub fn input_items(&self) -> Option<usize> {
+        let history = self.taps_per_branch.checked_mul(self.channels)?.checked_sub(self.step_advance)?;
+        history.checked_add(self.steps.checked_mul(self.step_advance)?)
+    }
+
+    fn check(&self) -> Result<()> {
+        let ChannelizerShape { channels, taps_per_branch, step_advance, .. } = *self;
+        if channels == 0 || taps_per_branch == 0 || step_advance == 0 || step_advance > channels {
+            return Err(Error::invalid_argument(format!(
+                "polyphase channelizer: channels ({channels}) and taps per branch ({taps_per_branch}) must be at \
+                 least 1, the step advance ({step_advance}) between 1 and the channels"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The channelizer's filter bank: for each step s and branch f,
+/// `sum over k < T of taps[f + k * M] * input[T * M + s * D - 1 - f - k * M]`, written to
+/// `spectra[s * M + ((f - (first_rotation + s * D)) mod M)]`, so that an unnormalised inverse
+/// FFT of each row of M gives the M channels of that step. `taps` holds M * T floats,
+/// `input` [`ChannelizerShape::input_items`] complex items, `spectra` steps * M.
+///
+/// # Safety
+/// As for [`rational_resampler`].
+pub unsafe fn pfb_channelizer_filter(
+    stream: &Stream,
+    input: u64,
+    taps: u64,
+    spectra: u64,
+    shape: ChannelizerShape,
+    first_rotation: usize,
+) -> Result<()> {
+    shape.check()?;
+    if first_rotation >= shape.channels {
+        return Err(Error::invalid_argument(format!(
+            "polyphase channelizer: the first rotation ({first_rotation}) must be below the channels ({})",
+            shape.channels
+        )));
+    }
+    if shape.steps == 0 {
+        return Ok(());
+    }
+    let overflow = || Error::invalid_argument("polyphase channelizer: the input size overflows");
+    let input_items = shape.input_items().ok_or_else(overflow)?;
+    let tap_count = validate::product("channelizer taps", &[shape.channels, shape.taps_per_branch])?;
+    let spectrum_items = validate::product("spectra", &[shape.channels, shape.steps])?;
+    let input_range = validate::array::<Complex32>("input", input, input_items)?;
+    let taps_range = validate::array::<f32>("taps", taps, tap_count)?;
+    let spectra_range = validate::array::<Complex32>("spectra", spectra, spectrum_items)?;
+    validate::disjoint(("input", &input_range), ("spectra", &spectra_range))?;
+    validate::disjoint(("taps", &taps_range), ("spectra", &spectra_range))?;
+    let on_cpu = || unsafe { cpu::polyphase::pfb_channelizer_filter(input, taps, spectra, shape, first_rotation) };
+    launch::run(stream, PFB_CHANNELIZER_FILTER_KERNELS.variant(""), on_cpu, |kernel| {
+        let values = [shape.channels, shape.taps_per_branch, shape.step_advance, shape.steps, first_rotation]
+            .map(|value| value as u64);
+        let mut arguments = [argument(&input), argument(&taps), argument(&spectra)].to_vec();
+        arguments.extend(values.iter().map(argument));
+        let work_items = shape.steps.div_ceil(CHANNELIZER_STEPS_PER_THREAD) * shape.channels;
+        unsafe { kernel.launch(work_items, &mut arguments) }
+    })
+}
+
+/// `CHANNELIZER_STEPS_PER_THREAD` in `kernels/polyphase.cu`.
+const CHANNELIZER_STEPS_PER_THREAD: usize = 4;
+
+/// `SCATTER_TILE` in `kernels/polyphase.cu`: the side of the square tiles the scatter moves
+/// through shared memory, one tile per thread block.
+const SCATTER_TILE: usize = 32;
+
+/// Where the channelizer's outputs go: output o, item s (of `steps`) is
+/// `spectra[s * channels + channel_map[o]]`, at device address `first_output +
+/// output_offsets[o] + 8 * s` (offsets in bytes, wrapping modulo 2^64). `channel_map` and
+/// `output_offsets` are device arrays of `outputs` i32 and u64 values; the map's values are
+/// below `channels` (the caller checks them when it sets the map).
+pub struct ChannelizerOutputs {
+    pub channel_map: u64,
+    pub output_offsets: u64,
+    pub first_output: u64,
+    pub outputs: usize,
+}
+
+/// Copies each output's channel out of the spectra (see [`ChannelizerOutputs`]).
+///
+/// # Safety
+/// `spectra` must address steps * channels complex items, the two tables `outputs` values,
+/// and each output `steps` complex items, of device memory of the stream's device (host
+/// memory on the simulated backend) until the kernel completes, and nothing else may write
+/// them meanwhile. The outputs must not overlap each other or the spectra (the offsets are
+/// in device memory, so this is not checked).
+pub unsafe fn pfb_channelizer_scatter(
+    stream: &Stream,
+    spectra: u64,
+    outputs: &ChannelizerOutputs,
+    channels: usize,
+    steps: usize,
+) -> Result<()> {
+    if channels == 0 {
+        return Err(Error::invalid_argument("polyphase channelizer scatter: channels must be at least 1"));
+    }
+    if steps == 0 || outputs.outputs == 0 {
+        return Ok(());
+    }
+    if outputs.first_output == 0 {
+        return Err(Error::invalid_argument("polyphase channelizer scatter: the first output address is NULL"));
+    }
+    let spectrum_items = validate::product("spectra", &[channels, steps])?;
+    validate::array::<Complex32>("spectra", spectra, spectrum_items)?;
+    validate::array::<i32>("channel map", outputs.channel_map, outputs.outputs)?;
+    validate::array::<u64>("output offsets", outputs.output_offsets, outputs.outputs)?;
+    let on_cpu = || unsafe { cpu::polyphase::pfb_channelizer_scatter(spectra, outputs, channels, steps) };
+    launch::run(stream, PFB_CHANNELIZER_SCATTER_KERNELS.variant(""), on_cpu, |kernel| {
+        let values = [outputs.first_output, outputs.outputs as u64, channels as u64, steps as u64];
+        let mut arguments = [argument(&spectra), argument(&outputs.channel_map), argument(&outputs.output_offsets)]
+            .to_vec();
+        arguments.extend(values.iter().map(argument));
+        let tiles = steps.div_ceil(SCATTER_TILE) * outputs.outputs.div_ceil(SCATTER_TILE);
+        unsafe { kernel.launch(tiles * launch::BLOCK_SIZE as usize, &mut arguments) }
+    })
+}
