@@ -915,7 +915,7 @@ enum grcuda_status grcuda_pfb_channelizer_filter_ccf(const struct grcuda_stream 
 /**
  * The polyphase channelizer's outputs, after its inverse FFT: output o (< outputs), item s
  * (< steps) = spectra[s * channels + channel_map[o]], written at byte address
- * first_output + output_offsets[o] + 8 * s (the sum wrapping modulo 2^64). `channel_map`
+ * output_base + output_offsets[o] + 8 * s (the sum wrapping modulo 2^64). `channel_map`
  * (int32, each below channels) and `output_offsets` (uint64) are device arrays of `outputs`
  * values, so a caller whose output buffers advance together passes one new address per
  * call. The outputs must not overlap each other or the spectra.
@@ -925,7 +925,7 @@ enum grcuda_status grcuda_pfb_channelizer_scatter_cc(const struct grcuda_stream 
                                                      const void *spectra,
                                                      const int32_t *channel_map,
                                                      const uint64_t *output_offsets,
-                                                     void *first_output,
+                                                     void *output_base,
                                                      size_t outputs,
                                                      size_t channels,
                                                      size_t steps);

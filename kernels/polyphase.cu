@@ -136,7 +136,7 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
 }
 
 // Channel outputs, one array per output port: output o, item s = spectra[s * M +
-// channel_map[o]]. Output o lives at first_output + output_offsets[o] (bytes, modulo 2^64),
+// channel_map[o]]. Output o lives at output_base + output_offsets[o] (bytes, modulo 2^64),
 // so that a block whose output rings advance together passes one address per call.
 //
 // A tile of 32 steps by 32 outputs goes through shared memory: the reads along a spectrum
@@ -145,7 +145,7 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
 
 extern "C" __global__ void grcuda_pfb_channelizer_scatter(
     const complex64* __restrict__ spectra, const int* __restrict__ channel_map,
-    const count_type* __restrict__ output_offsets, count_type first_output, count_type outputs,
+    const count_type* __restrict__ output_offsets, count_type output_base, count_type outputs,
     count_type channels, count_type steps) {
     __shared__ complex64 tile[SCATTER_TILE][SCATTER_TILE + 1];
     const count_type step_tiles = (steps + SCATTER_TILE - 1) / SCATTER_TILE;
@@ -170,7 +170,7 @@ extern "C" __global__ void grcuda_pfb_channelizer_scatter(
             const count_type port = first_port + r;
             const count_type step = first_step + lane;
             if (step < steps && port < outputs) {
-                complex64* output = reinterpret_cast<complex64*>(first_output + output_offsets[port]);
+                complex64* output = reinterpret_cast<complex64*>(output_base + output_offsets[port]);
                 output[step] = tile[lane][r];
             }
         }

@@ -1114,7 +1114,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(19);
+        let choice = self.rng.below(22);
         match choice {
             0 => {
                 let count = self.count();
@@ -1271,8 +1271,157 @@ impl Fuzzer {
                     format!("{count} streams, {interleaved:#x}, {items} x {item_size}")
                 });
             }
+            19 => self.rational_resampler_call(stream, backend),
+            20 => self.channelizer_filter_call(stream, backend),
+            21 => self.channelizer_scatter_call(stream, backend),
             _ => self.fft_call(stream, backend),
         }
+    }
+
+    /// A polyphase factor (interpolation, decimation, taps per phase, channels): mostly
+    /// small, sometimes 0 or impossible.
+    fn factor(&mut self) -> usize {
+        match self.rng.below(12) {
+            0 => 0,
+            1 => self.rng.huge(),
+            _ => self.rng.range(1, 9),
+        }
+    }
+
+    /// A count of outputs of a polyphase kernel, each reading up to 8 items: small enough
+    /// that its arrays fit the fuzzer's memory, or impossible.
+    fn polyphase_count(&mut self) -> usize {
+        let count = self.count();
+        if count <= MAX_ITEMS { count.min(MAX_ITEMS / 8) } else { count }
+    }
+
+    fn rational_resampler_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        let outputs = self.polyphase_count();
+        let (interpolation, decimation, taps_per_phase) = (self.factor(), self.factor(), self.factor());
+        let first_phase = self.rng.below(interpolation.min(16) + 2);
+        let input_items = if [interpolation, decimation, taps_per_phase].iter().all(|&f| f > 0 && f < 1 << 20) {
+            grcuda::kernels::rational_resampler_input_items(
+                outputs,
+                interpolation,
+                decimation,
+                taps_per_phase,
+                first_phase,
+            )
+            .unwrap_or(usize::MAX)
+        } else {
+            usize::MAX
+        };
+        let tap_count = interpolation.saturating_mul(taps_per_phase);
+        let variant = self.rng.below(3);
+        let item = if variant == 2 { 4 } else { 8 };
+        let input = self.array(backend, input_items, item);
+        let taps = self.array(backend, tap_count, if variant == 0 { 8 } else { 4 });
+        let output = if self.rng.percent(10) { input } else { self.array(backend, outputs, item) };
+        let (input, taps, output) = (input as *const c_void, taps as *const c_void, output as *mut c_void);
+        let arguments = (outputs, interpolation, decimation, taps_per_phase, first_phase);
+        let (function, status) = match variant {
+            0 => (
+                "grcuda_rational_resampler_ccc",
+                grcuda_rational_resampler_ccc(
+                    stream,
+                    input,
+                    taps,
+                    output,
+                    outputs,
+                    interpolation,
+                    decimation,
+                    taps_per_phase,
+                    first_phase,
+                ),
+            ),
+            1 => (
+                "grcuda_rational_resampler_ccf",
+                grcuda_rational_resampler_ccf(
+                    stream,
+                    input,
+                    taps,
+                    output,
+                    outputs,
+                    interpolation,
+                    decimation,
+                    taps_per_phase,
+                    first_phase,
+                ),
+            ),
+            _ => (
+                "grcuda_rational_resampler_fff",
+                grcuda_rational_resampler_fff(
+                    stream,
+                    input,
+                    taps,
+                    output,
+                    outputs,
+                    interpolation,
+                    decimation,
+                    taps_per_phase,
+                    first_phase,
+                ),
+            ),
+        };
+        self.check(function, status, scope_of(backend), || format!("{input:?}, {taps:?}, {output:?}, {arguments:?}"));
+    }
+
+    fn channelizer_filter_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        let (channels, taps_per_branch) = (self.factor(), self.factor());
+        let step_advance = self.rng.below(channels.min(16) + 2);
+        let steps = self.polyphase_count();
+        let first_rotation = self.rng.below(channels.min(16) + 2);
+        let shape = grcuda::kernels::ChannelizerShape { channels, taps_per_branch, step_advance, steps };
+        let valid = channels > 0 && channels < 1 << 20 && taps_per_branch < 1 << 20 && step_advance <= channels;
+        let input_items = if valid { shape.input_items().unwrap_or(usize::MAX) } else { usize::MAX };
+        let input = self.array(backend, input_items, 8);
+        let taps = self.array(backend, channels.saturating_mul(taps_per_branch), 4);
+        let spectra = if self.rng.percent(10) { input } else { self.array(backend, channels.saturating_mul(steps), 8) };
+        let status = grcuda_pfb_channelizer_filter_ccf(
+            stream,
+            input as _,
+            taps as _,
+            spectra as _,
+            channels,
+            taps_per_branch,
+            step_advance,
+            steps,
+            first_rotation,
+        );
+        self.check("grcuda_pfb_channelizer_filter_ccf", status, scope_of(backend), || {
+            format!("{input:#x}, {taps:#x}, {spectra:#x}, {shape:?}, rotation {first_rotation}")
+        });
+    }
+
+    /// The scatter's tables live in device memory, whose contents the fuzzer does not
+    /// control, so it makes only the calls that are refused or do nothing before reading them.
+    fn channelizer_scatter_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        let mut channels = self.factor();
+        let mut steps = self.count();
+        let mut outputs = self.rng.range(1, 4);
+        let mut output_base = self.array(backend, 16, 8);
+        match self.rng.below(4) {
+            0 => channels = 0,
+            1 => steps = 0,
+            2 => outputs = 0,
+            _ => output_base = 0,
+        }
+        let spectra = self.array(backend, channels.saturating_mul(steps), 8);
+        let channel_map = self.array(backend, outputs, 4);
+        let offsets = self.array(backend, outputs, 8);
+        let status = grcuda_pfb_channelizer_scatter_cc(
+            stream,
+            spectra as _,
+            channel_map as _,
+            offsets as _,
+            output_base as _,
+            outputs,
+            channels,
+            steps,
+        );
+        self.check("grcuda_pfb_channelizer_scatter_cc", status, scope_of(backend), || {
+            format!("{spectra:#x}, {outputs} outputs at {output_base:#x}, {channels} channels, {steps} steps")
+        });
     }
 
     /// Makes, frees or runs an FFT plan; a new plan is made on `stream`.

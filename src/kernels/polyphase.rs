@@ -11,7 +11,9 @@
 use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
-use crate::kernels::program::{PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS, RATIONAL_RESAMPLER_KERNELS};
+use crate::kernels::program::{
+    PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS, RATIONAL_RESAMPLER_KERNELS,
+};
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -122,9 +124,8 @@ pub unsafe fn rational_resampler<S: PolyphaseSample, T: PolyphaseTap<S>>(
     if outputs == 0 {
         return Ok(());
     }
-    let input_items =
-        rational_resampler_input_items(outputs, interpolation, decimation, taps_per_phase, first_phase)
-            .ok_or_else(|| Error::invalid_argument("rational resampler: the input size overflows"))?;
+    let input_items = rational_resampler_input_items(outputs, interpolation, decimation, taps_per_phase, first_phase)
+        .ok_or_else(|| Error::invalid_argument("rational resampler: the input size overflows"))?;
     let tap_count = validate::product("rational resampler taps", &[interpolation, taps_per_phase])?;
     let input_range = validate::array::<S>("input", input, input_items)?;
     let taps_range = validate::array::<T>("taps", taps, tap_count)?;
@@ -235,14 +236,14 @@ const CHANNELIZER_STEPS_PER_THREAD: usize = 4;
 const SCATTER_TILE: usize = 32;
 
 /// Where the channelizer's outputs go: output o, item s (of `steps`) is
-/// `spectra[s * channels + channel_map[o]]`, at device address `first_output +
+/// `spectra[s * channels + channel_map[o]]`, at device address `output_base +
 /// output_offsets[o] + 8 * s` (offsets in bytes, wrapping modulo 2^64). `channel_map` and
 /// `output_offsets` are device arrays of `outputs` i32 and u64 values; the map's values are
 /// below `channels` (the caller checks them when it sets the map).
 pub struct ChannelizerOutputs {
     pub channel_map: u64,
     pub output_offsets: u64,
-    pub first_output: u64,
+    pub output_base: u64,
     pub outputs: usize,
 }
 
@@ -267,7 +268,7 @@ pub unsafe fn pfb_channelizer_scatter(
     if steps == 0 || outputs.outputs == 0 {
         return Ok(());
     }
-    if outputs.first_output == 0 {
+    if outputs.output_base == 0 {
         return Err(Error::invalid_argument("polyphase channelizer scatter: the first output address is NULL"));
     }
     let spectrum_items = validate::product("spectra", &[channels, steps])?;
@@ -276,9 +277,9 @@ pub unsafe fn pfb_channelizer_scatter(
     validate::array::<u64>("output offsets", outputs.output_offsets, outputs.outputs)?;
     let on_cpu = || unsafe { cpu::polyphase::pfb_channelizer_scatter(spectra, outputs, channels, steps) };
     launch::run(stream, PFB_CHANNELIZER_SCATTER_KERNELS.variant(""), on_cpu, |kernel| {
-        let values = [outputs.first_output, outputs.outputs as u64, channels as u64, steps as u64];
-        let mut arguments = [argument(&spectra), argument(&outputs.channel_map), argument(&outputs.output_offsets)]
-            .to_vec();
+        let values = [outputs.output_base, outputs.outputs as u64, channels as u64, steps as u64];
+        let mut arguments =
+            [argument(&spectra), argument(&outputs.channel_map), argument(&outputs.output_offsets)].to_vec();
         arguments.extend(values.iter().map(argument));
         let tiles = steps.div_ceil(SCATTER_TILE) * outputs.outputs.div_ceil(SCATTER_TILE);
         unsafe { kernel.launch(tiles * launch::BLOCK_SIZE as usize, &mut arguments) }

@@ -165,7 +165,7 @@ pub extern "C" fn grcuda_pfb_channelizer_filter_ccf(
 
 /// The polyphase channelizer's outputs, after its inverse FFT: output o (< outputs), item s
 /// (< steps) = spectra[s * channels + channel_map[o]], written at byte address
-/// first_output + output_offsets[o] + 8 * s (the sum wrapping modulo 2^64). `channel_map`
+/// output_base + output_offsets[o] + 8 * s (the sum wrapping modulo 2^64). `channel_map`
 /// (int32, each below channels) and `output_offsets` (uint64) are device arrays of `outputs`
 /// values, so a caller whose output buffers advance together passes one new address per
 /// call. The outputs must not overlap each other or the spectra.
@@ -177,7 +177,7 @@ pub extern "C" fn grcuda_pfb_channelizer_scatter_cc(
     spectra: *const c_void,
     channel_map: *const i32,
     output_offsets: *const u64,
-    first_output: *mut c_void,
+    output_base: *mut c_void,
     outputs: usize,
     channels: usize,
     steps: usize,
@@ -186,7 +186,7 @@ pub extern "C" fn grcuda_pfb_channelizer_scatter_cc(
         let targets = ChannelizerOutputs {
             channel_map: channel_map as u64,
             output_offsets: output_offsets as u64,
-            first_output: first_output as u64,
+            output_base: output_base as u64,
             outputs,
         };
         kernels::pfb_channelizer_scatter(stream_argument(stream)?, spectra as u64, &targets, channels, steps)

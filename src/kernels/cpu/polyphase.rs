@@ -57,11 +57,16 @@ pub(crate) unsafe fn pfb_channelizer_filter(
 
 /// # Safety
 /// The arrays hold what `polyphase::pfb_channelizer_scatter` requires.
-pub(crate) unsafe fn pfb_channelizer_scatter(spectra: u64, outputs: &ChannelizerOutputs, channels: usize, steps: usize) {
+pub(crate) unsafe fn pfb_channelizer_scatter(
+    spectra: u64,
+    outputs: &ChannelizerOutputs,
+    channels: usize,
+    steps: usize,
+) {
     for port in 0..outputs.outputs {
         let channel: i32 = unsafe { read(outputs.channel_map, port) };
         let offset: u64 = unsafe { read(outputs.output_offsets, port) };
-        let output = outputs.first_output.wrapping_add(offset) as *mut Complex32;
+        let output = outputs.output_base.wrapping_add(offset) as *mut Complex32;
         for step in 0..steps {
             unsafe { output.add(step).write(read(spectra, step * channels + channel as usize)) };
         }
