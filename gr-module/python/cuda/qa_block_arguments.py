@@ -133,6 +133,56 @@ def cpp_bad_arguments():
                 lambda make=make: make(2**20, 2048),
             ),
         ]
+    cases += [
+        refused("cuda.pfb_channelizer_ccf", "numchans", "between 1 and 2^16, got 0", lambda: cuda.pfb_channelizer_ccf(0, [1.0])),
+        refused(
+            "cuda.pfb_channelizer_ccf", "numchans", "got 65537", lambda: cuda.pfb_channelizer_ccf(MAX_PORTS + 1, [1.0])
+        ),
+        refused(
+            "cuda.pfb_channelizer_ccf",
+            "oversample_rate",
+            "numchans / i for an integer i in [1, 8] (numchans / oversample_rate = 2.6666",
+            lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 16, 3.0),
+        ),
+        refused(
+            "cuda.pfb_channelizer_ccf",
+            "oversample_rate",
+            "finite and > 0, got 0",
+            lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 16, 0.0),
+        ),
+        refused(
+            "cuda.pfb_channelizer_ccf",
+            "oversample_rate",
+            "numchans / i for an integer i in [1, 8]",
+            lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 16, 16.0),
+        ),
+        refused("cuda.pfb_channelizer_ccf", "taps", "must not be empty", lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_taps([])),
+        refused(
+            "cuda.pfb_channelizer_ccf", "taps", "finite, got nan", lambda: cuda.pfb_channelizer_ccf(4, [1.0, NAN])
+        ),
+        refused(
+            "cuda.pfb_channelizer_ccf",
+            "channel map",
+            "between 0 and 3, got 4 at entry 1",
+            lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_channel_map([0, 4]),
+        ),
+        refused(
+            "cuda.pfb_channelizer_ccf",
+            "channel map",
+            "between 0 and 3, got -1 at entry 0",
+            lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_channel_map([-1]),
+        ),
+    ]
+    for suffix in ("ccc", "ccf", "fff"):
+        make = getattr(cuda, "rational_resampler_" + suffix)
+        block = "cuda.rational_resampler_" + suffix
+        cases += [
+            refused(block, "interpolation", "must be > 0, got 0", lambda m=make: m(0, 1), IndexError),
+            refused(block, "decimation", "must be > 0, got 0", lambda m=make: m(1, 0), IndexError),
+            refused(block, "fractional_bw", "in (0, 0.5), got 0.5", lambda m=make: m(3, 2, [], 0.5), ValueError),
+            refused(block, "taps", "must not be empty", lambda m=make: m(3, 2, [1.0]).set_taps([])),
+            refused(block, "taps", "must be finite, got inf", lambda m=make: m(3, 2, [1.0, INF])),
+        ]
     for suffix, size in TYPES.items():
         vlen_max = INT_MAX // size
         multiply_const = getattr(cuda, "multiply_const_" + suffix)
@@ -206,6 +256,13 @@ def cpp_good_arguments():
         lambda: cuda.probe_rate(1, 1e-9, 1.0),
         lambda: cuda.probe_rate(INT_MAX, 1e300, 5e-324),
         lambda: cuda.probe_rate(4).set_alpha(1.0),
+        lambda: cuda.pfb_channelizer_ccf(1, [1.0]),
+        lambda: cuda.pfb_channelizer_ccf(64),
+        lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 24, 8.0),
+        lambda: cuda.pfb_channelizer_ccf(12, [1.0] * 24, 1.5),
+        lambda: cuda.rational_resampler_ccc(1, 1),
+        lambda: cuda.rational_resampler_ccf(7, 3, [], 0.45),
+        lambda: cuda.rational_resampler_fff(2**16, 1, [1.0]),
     ]
     for suffix, size in TYPES.items():
         multiply_const = getattr(cuda, "multiply_const_" + suffix)

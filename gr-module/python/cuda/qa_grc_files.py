@@ -18,6 +18,8 @@ SUBCATEGORIES = {
     "Math Operators",
     "Fourier Analysis",
     "Measurement Tools",
+    "Resamplers",
+    "Channelizers",
     "Python (CuPy)",
 }
 

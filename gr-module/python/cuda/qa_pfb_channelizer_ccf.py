@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""cuda.pfb_channelizer_ccf against GNU Radio's hier block filter.pfb.channelizer_ccf on
+random data: designed and given taps, oversample rates 1, 2 and 4/3, 10^6 input samples,
+channel maps, call splits, tags, set_taps between runs and restart."""
+
+import numpy as np
+import pmt
+from gnuradio import blocks, filter, gr, gr_unittest
+from gnuradio.filter import pfb
+
+from gnuradio import cuda
+from qa_support import flowgraph_test
+
+
+class qa_pfb_channelizer_ccf(flowgraph_test):
+    seed = 12
+
+    def values(self, n):
+        return (self.rng.standard_normal(n) + 1j * self.rng.standard_normal(n)).astype(np.complex64)
+
+    def run_block(self, block, outputs, data, tags=(), runs=1, between=None):
+        tb = gr.top_block()
+        src = blocks.vector_source_c(data, False, 1, list(tags))
+        sinks = [blocks.vector_sink_c() for _ in range(outputs)]
+        tb.connect(src, block)
+        for port, sink in enumerate(sinks):
+            tb.connect((block, port), sink)
+        for run in range(runs):
+            if run > 0:
+                between(block)
+                src.set_data(data, list(tags))
+            tb.run()
+        return (
+            [np.array(s.data()) for s in sinks],
+            [[(t.offset, pmt.to_python(t.value)) for t in s.tags()] for s in sinks],
+        )
+
+    def assert_close(self, gpu, cpu, what):
+        for channel, (g, c) in enumerate(zip(gpu, cpu)):
+            self.assertEqual(len(g), len(c), f"{what}, output {channel}")
+            rms = np.sqrt(np.mean(np.abs(c.astype(np.complex128)) ** 2))
+            error = np.max(np.abs(g.astype(np.complex128) - c)) if len(c) else 0.0
+            self.assertLessEqual(error, 1e-5 * rms, f"{what}, output {channel}: max error {error}, rms {rms}")
+
+    def test_against_gnuradio(self):
+        for numchans, oversample_rate, ntaps, n in ((64, 1, 0, 1_000_000), (16, 2, 77, 100_003), (16, 4 / 3, 50, 99_991), (5, 1, 11, 20_001)):
+            taps = list(self.rng.standard_normal(ntaps).astype(np.float32)) if ntaps else None
+            data = self.values(n)
+            what = f"{numchans} channels, oversample {oversample_rate}, taps {ntaps or 'designed'}"
+            gpu_block = cuda.pfb_channelizer_ccf(numchans, taps, oversample_rate)
+            cpu_block = pfb.channelizer_ccf(numchans, taps, oversample_rate)
+            self.assertEqual(
+                [list(b) for b in gpu_block.taps()], [list(np.float32(b)) for b in cpu_block.taps()], what
+            )
+            gpu, _ = self.run_block(gpu_block, numchans, data)
+            cpu, _ = self.run_block(cpu_block, numchans, data)
+            self.assert_close(gpu, cpu, what)
+
+    def test_channel_map_and_fewer_outputs(self):
+        data = self.values(40_000)
+        taps = list(self.rng.standard_normal(40).astype(np.float32))
+        channel_map = [7, 0, 3, 3, 5, 1, 2, 6]
+        results = []
+        for make in (cuda.pfb_channelizer_ccf, pfb.channelizer_ccf):
+            block = make(8, taps, 2)
+            block.set_channel_map(channel_map)
+            results.append(self.run_block(block, 8, data)[0])
+        self.assert_close(results[0], results[1], "channel map")
+        self.assertEqual(list(cuda.pfb_channelizer_ccf(8, taps).channel_map()), list(range(8)))
+        # Three outputs connected: they carry the map's first three channels.
+        block = cuda.pfb_channelizer_ccf(8, taps, 2)
+        block.set_channel_map(channel_map)
+        partial, _ = self.run_block(block, 3, data)
+        self.assert_close(partial, results[1][:3], "three outputs")
+
+    def test_output_does_not_depend_on_the_call_split(self):
+        data = self.values(64_011)
+        taps = list(self.rng.standard_normal(61).astype(np.float32))
+        reference, _ = self.run_block(cuda.pfb_channelizer_ccf(16, taps, 16 / 12), 16, data)
+        for max_noutput in (4, 12, 300, 2048):
+            block = cuda.pfb_channelizer_ccf(16, taps, 16 / 12)
+            block.set_max_noutput_items(max_noutput)
+            split, _ = self.run_block(block, 16, data)
+            for channel in range(16):
+                np.testing.assert_array_equal(split[channel], reference[channel], err_msg=f"max {max_noutput}")
+
+    def test_tags_at_the_hier_blocks_offsets(self):
+        data = self.values(16_000)
+        offsets = (0, 3, 8, 12, 1001, 7777, 15_000)
+        tags = [gr.tag_utils.python_to_tag((o, pmt.intern("k"), pmt.from_long(i))) for i, o in enumerate(offsets)]
+        taps = list(self.rng.standard_normal(33).astype(np.float32))
+        for oversample_rate in (1, 2):
+            _, gpu_tags = self.run_block(cuda.pfb_channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
+            _, cpu_tags = self.run_block(pfb.channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
+            for channel in range(8):
+                self.assertEqual(sorted(gpu_tags[channel]), sorted(cpu_tags[channel]), f"oversample {oversample_rate}")
+
+    def test_set_taps_and_restart(self):
+        data = self.values(30_000)
+        first = list(self.rng.standard_normal(24).astype(np.float32))
+        second = list(self.rng.standard_normal(45).astype(np.float32))
+        results = []
+        for make in (cuda.pfb_channelizer_ccf, pfb.channelizer_ccf):
+            results.append(
+                self.run_block(make(6, first, 2), 6, data, runs=2, between=lambda b: b.set_taps(second))[0]
+            )
+        self.assert_close(results[0], results[1], "set_taps between runs")
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_pfb_channelizer_ccf)
