@@ -118,7 +118,6 @@ void pfb_channelizer_ccf_impl::set_taps(const std::vector<float>& taps)
 
 std::vector<std::vector<float>> pfb_channelizer_ccf_impl::taps() const
 {
-    gr::thread::scoped_lock guard(d_setlock);
     const size_t per_branch = d_prototype.size() / d_channels;
     std::vector<std::vector<float>> branches(d_channels, std::vector<float>(per_branch));
     for (size_t tap = 0; tap < d_prototype.size(); tap++) {
@@ -149,7 +148,6 @@ void pfb_channelizer_ccf_impl::set_channel_map(const std::vector<int>& map)
 
 std::vector<int> pfb_channelizer_ccf_impl::channel_map() const
 {
-    gr::thread::scoped_lock guard(d_setlock);
     return d_channel_map;
 }
 

@@ -148,7 +148,6 @@ void rational_resampler_impl<SAMPLE_T, TAP_T>::set_taps(const std::vector<TAP_T>
 template <class SAMPLE_T, class TAP_T>
 std::vector<TAP_T> rational_resampler_impl<SAMPLE_T, TAP_T>::taps() const
 {
-    gr::thread::scoped_lock guard(this->d_setlock);
     return d_new_taps;
 }
 
@@ -184,9 +183,19 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
         install_taps();
         return 0; // the history may have grown
     }
+    // cuda_buffer's readers count the history in ninput_items, GNU Radio's do not: take it
+    // out, and make no more outputs than GNU Radio's forecast allows for that input.
+    const int history_items = static_cast<int>(this->history()) - 1;
+    const int input = std::max(ninput_items[0] - history_items, 0);
+    while (noutput_items > 0 &&
+           (int)((double)(noutput_items + 1) * d_decimation / d_interpolation) +
+                   history_items >
+               input) {
+        noutput_items--;
+    }
     // GNU Radio's loop makes output i while fewer than ninput_items[0] items are consumed
     // before it: output i consumes (d_phase + i * decimation) / interpolation before it.
-    const uint64_t available = static_cast<uint64_t>(std::max(ninput_items[0], 0));
+    const uint64_t available = static_cast<uint64_t>(input);
     const uint64_t reachable =
         available == 0
             ? 0
