@@ -38,8 +38,9 @@ program!(NLOG10, "nlog10.cu");
 program!(FFT_SHIFT, "fft_shift.cu");
 program!(WINDOW, "window.cu");
 program!(INTERLEAVE, "interleave.cu");
+program!(FIR_FILTER, "fir_filter.cu");
 
-const PROGRAMS: &[Program] = &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE];
+const PROGRAMS: &[Program] = &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE, FIR_FILTER];
 
 /// Every kernel source of the library.
 pub fn programs() -> &'static [Program] {
@@ -87,6 +88,14 @@ pub(crate) static INTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_interleave_unit", move_unit::VARIANTS);
 pub(crate) static DEINTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_deinterleave_unit", move_unit::VARIANTS);
+pub(crate) static FIR_FILTER_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_", ["ccc", "ccf", "fff"]);
+pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_multiply", [""]);
+pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
 
 /// One `extern "C" __global__` function: its program, its name (`base` followed by `variant`)
 /// and its handles on the devices where it is loaded.
@@ -131,7 +140,11 @@ mod tests {
             .chain(kernels(&FFT_SHIFT_KERNELS))
             .chain(kernels(&WINDOW_KERNELS))
             .chain(kernels(&INTERLEAVE_KERNELS))
-            .chain(kernels(&DEINTERLEAVE_KERNELS));
+            .chain(kernels(&DEINTERLEAVE_KERNELS))
+            .chain(kernels(&FIR_FILTER_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS));
         let mut ptx = std::collections::HashMap::new();
         for kernel in all {
             let text = ptx

@@ -16,6 +16,8 @@
 
 use crate::kernels::element::{Complex32, Element, WindowElement};
 
+pub(crate) mod fir_filter;
+
 /// Item `index` of the array of `T` at `address`.
 unsafe fn read<T: Copy>(address: u64, index: usize) -> T {
     unsafe { (address as *const T).add(index).read() }
