@@ -32,7 +32,8 @@ device_array::device_array(const grcuda_stream* stream, std::string owner)
 device_array::~device_array()
 {
     // A failure means the context is gone (process exit), and the work with it.
-    (void)grcuda_stream_synchronize(d_stream);
+    const grcuda_status finished = grcuda_stream_synchronize(d_stream);
+    static_cast<void>(finished);
     grcuda_memory_free(d_memory);
 }
 
