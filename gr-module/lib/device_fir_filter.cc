@@ -19,12 +19,13 @@ grcuda_status make(const grcuda_stream* stream,
                    const std::vector<gr_complex>& taps,
                    grcuda_fir_filter** filter)
 {
-    return grcuda_fir_filter_new_ccc(stream,
-                                     decimation,
-                                     method,
-                                     reinterpret_cast<const grcuda_complex32*>(taps.data()),
-                                     taps.size(),
-                                     filter);
+    return grcuda_fir_filter_new_ccc(
+        stream,
+        decimation,
+        method,
+        reinterpret_cast<const grcuda_complex32*>(taps.data()),
+        taps.size(),
+        filter);
 }
 grcuda_status make(const grcuda_stream* stream,
                    gr_complex,
@@ -61,10 +62,10 @@ grcuda_status set(grcuda_fir_filter* filter, const std::vector<float>& taps)
 
 template <class IN_T, class TAP_T>
 device_fir_filter<IN_T, TAP_T>::device_fir_filter(const grcuda_stream* stream,
-                                                   unsigned decimation,
-                                                   uint32_t method,
-                                                   const std::vector<TAP_T>& taps,
-                                                   std::string owner)
+                                                  unsigned decimation,
+                                                  uint32_t method,
+                                                  const std::vector<TAP_T>& taps,
+                                                  std::string owner)
     : d_owner(std::move(owner))
 {
     grcuda_fir_filter* filter = nullptr;

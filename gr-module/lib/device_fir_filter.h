@@ -17,8 +17,8 @@ namespace gr {
 namespace cuda {
 
 /*!
- * \brief libgrcuda's FIR filter (grcuda_fir_filter) for a block of input type IN_T and tap
- * type TAP_T (gr_complex/gr_complex, gr_complex/float or float/float): GNU Radio's
+ * \brief libgrcuda's FIR filter (grcuda_fir_filter) for a block of input type IN_T and
+ * tap type TAP_T (gr_complex/gr_complex, gr_complex/float or float/float): GNU Radio's
  * fir_filter arithmetic, the direct form or overlap-save through cuFFT, on the block's
  * stream.
  *

@@ -39,7 +39,8 @@ fft_filter_impl<IN_T, OUT_T, TAP_T>::fft_filter_impl(int decimation,
 template <class IN_T, class OUT_T, class TAP_T>
 void fft_filter_impl<IN_T, OUT_T, TAP_T>::set_nthreads(int n)
 {
-    arguments::require_at_least_one(filter_name<IN_T, TAP_T>("cuda.fft_filter"), "nthreads", n);
+    arguments::require_at_least_one(
+        filter_name<IN_T, TAP_T>("cuda.fft_filter"), "nthreads", n);
     d_nthreads = n;
 }
 

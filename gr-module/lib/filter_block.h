@@ -38,8 +38,8 @@ std::string filter_name(const char* base)
 /*!
  * \brief The body of the GPU FIR filter blocks (fir_filter, fft_filter): taps held by the
  * block, handed to libgrcuda's filter at the start of the next work() after set_taps(),
- * which then returns 0 so that GNU Radio applies the new history (and output multiple), as
- * GNU Radio's own filters do.
+ * which then returns 0 so that GNU Radio applies the new history (and output multiple),
+ * as GNU Radio's own filters do.
  *
  * \p Interface is the block's public interface (a gr::sync_decimator); the most derived
  * class initialises that virtual base. set_taps() runs on any thread under d_setlock,
@@ -79,7 +79,10 @@ public:
 protected:
     //! \p method: GRCUDA_FIR_AUTOMATIC (fir_filter) or GRCUDA_FIR_FFT_WHOLE_SEGMENTS
     //! (fft_filter, which then asks GNU Radio for whole segments).
-    filter_block(const char* base, int decimation, const std::vector<TAP_T>& taps, uint32_t method)
+    filter_block(const char* base,
+                 int decimation,
+                 const std::vector<TAP_T>& taps,
+                 uint32_t method)
         : d_name(filter_name<IN_T, TAP_T>(base)),
           d_method(method),
           d_taps(taps),

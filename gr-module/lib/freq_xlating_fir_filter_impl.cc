@@ -3,13 +3,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The block follows GNU Radio's freq_xlating_fir_filter step for step, with the same float
-// expressions for the band-pass taps, so that they are GNU Radio's bit for bit. The rotation
-// differs: its increment and retune correction are computed in double precision from the
-// center frequency, and the phase of output j from the start phase and the increment, where
-// GNU Radio's rotator multiplies a float phase by a float increment every output and so
-// drifts from the requested frequency by its rounding (up to about 1e-7 radians per output:
-// 0.1 radians after 10^6 outputs).
+// The block follows GNU Radio's freq_xlating_fir_filter step for step, with the same
+// float expressions for the band-pass taps, so that they are GNU Radio's bit for bit. The
+// rotation differs: its increment and retune correction are computed in double precision
+// from the center frequency, and the phase of output j from the start phase and the
+// increment, where GNU Radio's rotator multiplies a float phase by a float increment
+// every output and so drifts from the requested frequency by its rounding (up to about
+// 1e-7 radians per output: 0.1 radians after 10^6 outputs).
 
 #include "filter_block.h"
 #include "freq_xlating_fir_filter_impl.h"
@@ -23,11 +23,24 @@ namespace cuda {
 
 namespace {
 
-//! \p angle reduced to [-pi, pi].
-double wrapped(double angle)
+//! The band-pass taps' phase steps (GNU Radio's float radians per sample, up to the last
+//! tap) must be finite, or the taps would not be.
+void require_finite_turns(const std::string& block,
+                          double center_freq,
+                          double sampling_freq,
+                          size_t ntaps)
 {
-    return std::remainder(angle, 2 * GR_M_PI);
+    const float omega = 2 * GR_M_PI * center_freq / sampling_freq;
+    if (!std::isfinite(omega * static_cast<float>(ntaps))) {
+        arguments::refuse(block,
+                          "center_freq must be finite in turns per sample, got " +
+                              arguments::value_text(center_freq) + " / " +
+                              arguments::value_text(sampling_freq));
+    }
 }
+
+//! \p angle reduced to [-pi, pi].
+double wrapped(double angle) { return std::remainder(angle, 2 * GR_M_PI); }
 
 } // namespace
 
@@ -43,6 +56,7 @@ freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
     arguments::require_taps(block, "taps", taps);
     arguments::require_finite(block, "center_freq", center_freq);
     arguments::require_positive(block, "sampling_freq", sampling_freq);
+    require_finite_turns(block, center_freq, sampling_freq, taps.size());
     return gnuradio::make_block_sptr<freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>>(
         decimation, taps, center_freq, sampling_freq);
 }
@@ -73,9 +87,11 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
 template <class IN_T, class OUT_T, class TAP_T>
 std::vector<gr_complex> freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::composite_taps()
 {
-    // GNU Radio turns the rotator's phase back by the filter's group delay times the change
-    // of frequency, so that a retune makes no phase jump (also at construction, from 0 Hz).
-    const double delta_omega = 2 * GR_M_PI * (d_center_freq - d_prev_center_freq) / d_sampling_freq;
+    // GNU Radio turns the rotator's phase back by the filter's group delay times the
+    // change of frequency, so that a retune makes no phase jump (also at construction,
+    // from 0 Hz).
+    const double delta_omega =
+        2 * GR_M_PI * (d_center_freq - d_prev_center_freq) / d_sampling_freq;
     d_phase = wrapped(d_phase - delta_omega * (d_proto_taps.size() - 1) / 2.0);
 
     const float fwT0 = 2 * GR_M_PI * d_center_freq / d_sampling_freq;
@@ -93,6 +109,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::set_center_freq(double center_freq)
 {
     arguments::require_finite(d_name, "center_freq", center_freq);
+    require_finite_turns(d_name, center_freq, d_sampling_freq, d_proto_taps.size());
     gr::thread::scoped_lock guard(this->d_setlock);
     d_center_freq = center_freq;
     d_updated = true;
@@ -124,16 +141,20 @@ template <class IN_T, class OUT_T, class TAP_T>
 void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
     const pmt::pmt_t& message)
 {
-    // As GNU Radio: a dict with "freq", or a pair whose cdr is the frequency; anything else
-    // is ignored.
+    // As GNU Radio: a dict with "freq", or a pair whose cdr is the frequency; anything
+    // else is ignored.
     pmt::pmt_t value = pmt::PMT_NIL;
     if (pmt::is_dict(message) && pmt::dict_has_key(message, pmt::intern("freq"))) {
         value = pmt::dict_ref(message, pmt::intern("freq"), pmt::PMT_NIL);
     } else if (pmt::is_pair(message)) {
         value = pmt::cdr(message);
     }
-    if (pmt::is_real(value) && std::isfinite(pmt::to_double(value))) {
-        set_center_freq(pmt::to_double(value));
+    if (pmt::is_real(value)) {
+        try {
+            set_center_freq(pmt::to_double(value));
+        } catch (const std::invalid_argument& refused) {
+            this->d_logger->warn("freq message ignored: {}", refused.what());
+        }
     }
 }
 

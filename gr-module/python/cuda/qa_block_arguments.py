@@ -161,6 +161,52 @@ def cpp_bad_arguments():
                     refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(k)),
                     refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(1).set_k(k)),
                 ]
+    cases += filter_bad_arguments()
+    return cases
+
+
+def filter_bad_arguments():
+    """The FIR filters: decimation at least 1, taps present and finite, frequencies finite and
+    a sample rate > 0 (GNU Radio's filters take empty or NaN taps and make empty or NaN
+    output)."""
+    cases = []
+    for suffix, tap in (("ccc", 1 + 1j), ("ccf", 1.0), ("fff", 1.0)):
+        nan_tap = complex(NAN, 0) if suffix == "ccc" else NAN
+        for base, extra in (("fir_filter", ()), ("fft_filter", (1,))):
+            name = f"cuda.{base}_{suffix}"
+            make = getattr(cuda, f"{base}_{suffix}")
+            cases += [
+                refused(name, "decimation", "at least 1, got 0", lambda m=make, e=extra, t=tap: m(0, [t], *e)),
+                refused(name, "decimation", "at least 1, got -2", lambda m=make, e=extra, t=tap: m(-2, [t], *e)),
+                refused(name, "taps", "at least one tap, got none", lambda m=make, e=extra: m(1, [], *e)),
+                refused(name, "taps[1]", "must be finite", lambda m=make, e=extra, t=tap, n=nan_tap: m(1, [t, n], *e)),
+                refused(name, "taps", "at least one tap", lambda m=make, e=extra, t=tap: m(1, [t], *e).set_taps([])),
+            ]
+        cases.append(
+            refused(
+                f"cuda.fft_filter_{suffix}",
+                "nthreads",
+                "at least 1, got 0",
+                lambda s=suffix, t=tap: getattr(cuda, f"fft_filter_{s}")(1, [t], 0),
+            )
+        )
+    for suffix, tap in (("ccc", 1j), ("ccf", 1.0)):
+        name = f"cuda.freq_xlating_fir_filter_{suffix}"
+        make = getattr(cuda, f"freq_xlating_fir_filter_{suffix}")
+        cases += [
+            refused(name, "decimation", "at least 1, got 0", lambda m=make, t=tap: m(0, [t], 0, 1e6)),
+            refused(name, "taps", "at least one tap", lambda m=make: m(1, [], 0, 1e6)),
+            refused(name, "center_freq", "must be finite, got nan", lambda m=make, t=tap: m(1, [t], NAN, 1e6)),
+            refused(name, "sampling_freq", "> 0, got 0", lambda m=make, t=tap: m(1, [t], 0, 0)),
+            refused(name, "sampling_freq", "> 0, got -1", lambda m=make, t=tap: m(1, [t], 0, -1)),
+            refused(name, "center_freq", "turns per sample, got 1e+300 / 1", lambda m=make, t=tap: m(1, [t], 1e300, 1)),
+            refused(
+                name,
+                "center_freq",
+                "must be finite, got inf",
+                lambda m=make, t=tap: m(1, [t], 0, 1e6).set_center_freq(INF),
+            ),
+        ]
     return cases
 
 
@@ -217,6 +263,14 @@ def cpp_good_arguments():
             lambda a=add, s=size: a(MAX_PORTS, INT_MAX // s),
         ]
     makes += [lambda: cuda.multiply_const_ff(-3.4e38), lambda: cuda.multiply_const_cc(1e38 - 1e38j)]
+    makes += [
+        lambda: cuda.fir_filter_fff(1, [1.0]),
+        lambda: cuda.fir_filter_ccc(INT_MAX, [1j] * 3),
+        lambda: cuda.fft_filter_ccf(1, [1.0], 1),
+        lambda: cuda.fft_filter_fff(1000, [0.5] * 2049, 64),
+        lambda: cuda.freq_xlating_fir_filter_ccf(1, [1.0], -1e20, 1.0),
+        lambda: cuda.freq_xlating_fir_filter_ccc(7, [1j, 1], 0, 1e6),
+    ]
     return makes
 
 

@@ -20,12 +20,12 @@ namespace cuda {
  * \ingroup cuda
  *
  * As GNU Radio's block: the taps are moved up to center_freq (a band-pass filter), the
- * input filtered and decimated, and the output rotated down by center_freq. The rotation's
- * phase is computed in double precision per output, where GNU Radio's rotator multiplies a
- * float phase by a float increment every output. A new center frequency or new taps
- * (set_center_freq(), set_taps(), a message on the "freq" port: a dict or pair holding
- * "freq") take effect at the next work() call, which tags its first output with "freq",
- * and the phase is adjusted for the filter's delay as GNU Radio adjusts it.
+ * input filtered and decimated, and the output rotated down by center_freq. The
+ * rotation's phase is computed in double precision per output, where GNU Radio's rotator
+ * multiplies a float phase by a float increment every output. A new center frequency or
+ * new taps (set_center_freq(), set_taps(), a message on the "freq" port: a dict or pair
+ * holding "freq") take effect at the next work() call, which tags its first output with
+ * "freq", and the phase is adjusted for the filter's delay as GNU Radio adjusts it.
  */
 template <class IN_T, class OUT_T, class TAP_T>
 class CUDA_API freq_xlating_fir_filter : virtual public gr::sync_decimator
@@ -46,7 +46,8 @@ public:
 
 typedef freq_xlating_fir_filter<gr_complex, gr_complex, gr_complex>
     freq_xlating_fir_filter_ccc;
-typedef freq_xlating_fir_filter<gr_complex, gr_complex, float> freq_xlating_fir_filter_ccf;
+typedef freq_xlating_fir_filter<gr_complex, gr_complex, float>
+    freq_xlating_fir_filter_ccf;
 
 } // namespace cuda
 } // namespace gr

@@ -22,7 +22,8 @@ static void bind_fir_filter_for(py::module& m, const char* name)
                std::shared_ptr<block>>(
         m,
         name,
-        "Decimating FIR filter on the GPU (as filter.fir_filter_xxx): the direct form for "
+        "Decimating FIR filter on the GPU (as filter.fir_filter_xxx): the direct form "
+        "for "
         "short filters, overlap-save through cuFFT for long ones.")
         .def(py::init(&block::make), py::arg("decimation"), py::arg("taps"))
         .def("set_taps", &block::set_taps, py::arg("taps"))
