@@ -133,7 +133,8 @@ void pass_kernel_cache_directory()
     }
     if (grcuda_set_kernel_cache_directory(directory.value.c_str()) != GRCUDA_STATUS_OK) {
         throw std::invalid_argument("gr-cuda: " + directory.source + "=\"" +
-                                    directory.value + "\" is not a kernel cache folder (" +
+                                    directory.value +
+                                    "\" is not a kernel cache folder (" +
                                     grcuda_last_error_message() + "), or unset it");
     }
 }

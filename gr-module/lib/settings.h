@@ -30,8 +30,8 @@ namespace cuda {
  * cuda_buffer takes at most ring_share_bytes() of it; 0 sizes rings as GNU Radio asks
  * (its buffer_size preference, 32 KiB).
  * - kernel_cache: the absolute path of the folder where libgrcuda keeps the kernels it
- *   compiles with NVRTC, for later processes (default $XDG_CACHE_HOME/grcuda/kernels, else
- *   ~/.cache/grcuda/kernels). $GRCUDA_KERNEL_CACHE.
+ *   compiles with NVRTC, for later processes (default $XDG_CACHE_HOME/grcuda/kernels,
+ *   else ~/.cache/grcuda/kernels). $GRCUDA_KERNEL_CACHE.
  *
  * A value that is not one of these is refused with std::invalid_argument naming the
  * option and where it was set.
