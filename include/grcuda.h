@@ -821,6 +821,24 @@ enum grcuda_status grcuda_fir_filter_execute_rotated(struct grcuda_fir_filter *f
 void grcuda_fir_filter_free(struct grcuda_fir_filter *filter);
 
 /**
+ * Names the directory of the on-disk kernel cache for the whole process, where kernels
+ * compiled with NVRTC are kept for later processes. It wins over $GRCUDA_KERNEL_CACHE and the
+ * default ($XDG_CACHE_HOME/grcuda/kernels, else ~/.cache/grcuda/kernels); NULL goes back to
+ * those. `directory` must be an absolute path; it is created when the first kernel is stored
+ * there, and one that cannot be written costs a warning through the log callback, never a
+ * failed launch. Kernels already loaded stay loaded. An empty or relative path is
+ * GRCUDA_STATUS_INVALID_ARGUMENT and leaves the directory as it was.
+ */
+GRCUDA_MUST_USE enum grcuda_status grcuda_set_kernel_cache_directory(const char *directory);
+
+/**
+ * The directory of the on-disk kernel cache now: the one grcuda_set_kernel_cache_directory()
+ * set, else the one from the environment; NULL when there is none (no variable set and no
+ * HOME). The string stays valid until the calling thread's next call of this function.
+ */
+const char *grcuda_kernel_cache_directory(void);
+
+/**
  * Copies `bytes` bytes from `input` to `output` with a kernel.
  */
 GRCUDA_MUST_USE

@@ -32,7 +32,7 @@
 
 use grcuda::ffi::*;
 use std::collections::BTreeMap;
-use std::ffi::{CStr, c_void};
+use std::ffi::{CStr, CString, c_void};
 use std::ptr::{null, null_mut};
 use std::time::Instant;
 
@@ -226,6 +226,8 @@ struct Fuzzer {
     /// Successful calls by function, for the summary.
     successes: BTreeMap<&'static str, u64>,
     sentinel: String,
+    /// The kernel cache's directory before any call set one.
+    kernel_cache_from_environment: Option<CString>,
     /// Print every checked call (GRCUDA_FUZZ_TRACE=1), to see what a replayed run does.
     trace: bool,
 }
@@ -258,11 +260,15 @@ impl Fuzzer {
             statuses: BTreeMap::new(),
             successes: BTreeMap::new(),
             sentinel: String::new(),
+            kernel_cache_from_environment: None,
             trace: std::env::var_os(TRACE_ENV).is_some(),
         };
         let mut count = 0;
         let _ = grcuda_device_count(SENTINEL_BACKEND, &mut count);
         fuzzer.sentinel = last_error().unwrap();
+        let directory = grcuda_kernel_cache_directory();
+        fuzzer.kernel_cache_from_environment =
+            (!directory.is_null()).then(|| unsafe { CStr::from_ptr(directory) }.to_owned());
         // The anchors: the simulated device, and the default one (CUDA where there is a GPU).
         for backend in [GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_AUTO] {
             let mut handle = null_mut();
@@ -1557,7 +1563,7 @@ impl Fuzzer {
     }
 
     fn status_call(&mut self) {
-        match self.rng.below(4) {
+        match self.rng.below(5) {
             0 => {
                 self.count_call("grcuda_abi_version");
                 if grcuda_abi_version() != GRCUDA_ABI_VERSION {
@@ -1582,10 +1588,42 @@ impl Fuzzer {
                     self.fail("grcuda_last_error_message lost the sentinel message");
                 }
             }
+            3 => self.kernel_cache_call(),
             _ => {
                 self.count_call("grcuda_last_cuda_result");
                 let _ = grcuda_last_cuda_result();
             }
+        }
+    }
+
+    /// Sets the kernel cache's directory to NULL, the environment's own (so that kernels the
+    /// run compiles on a GPU land where they would have), an empty or a relative path, and
+    /// checks that the getter reports the environment's directory throughout.
+    fn kernel_cache_call(&mut self) {
+        let environment = self.kernel_cache_from_environment.clone();
+        let choice = self.rng.below(4);
+        let argument = match choice {
+            0 => None,
+            1 => environment.clone().or_else(|| Some(c"/nonexistent/grcuda-kernels".to_owned())),
+            2 => Some(CString::default()),
+            _ => Some(c"relative/kernels".to_owned()),
+        };
+        let pointer = argument.as_ref().map_or(null(), |text| text.as_ptr());
+        let status = grcuda_set_kernel_cache_directory(pointer);
+        let ok = self.check("grcuda_set_kernel_cache_directory", status, Scope::Simulated, || format!("{argument:?}"));
+        if ok != (choice < 2) {
+            self.fail(&format!("grcuda_set_kernel_cache_directory({argument:?}) gave {}", status_name(status)));
+        }
+        if choice == 1 && environment.is_none() {
+            // No directory to keep: back to none.
+            let status = grcuda_set_kernel_cache_directory(null());
+            self.check("grcuda_set_kernel_cache_directory", status, Scope::Simulated, || "NULL".into());
+        }
+        let directory = grcuda_kernel_cache_directory();
+        self.count_call("grcuda_kernel_cache_directory");
+        let directory = (!directory.is_null()).then(|| unsafe { CStr::from_ptr(directory) }.to_owned());
+        if directory != environment {
+            self.fail(&format!("grcuda_kernel_cache_directory gave {directory:?}, not {environment:?}"));
         }
     }
 

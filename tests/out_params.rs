@@ -14,13 +14,14 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The header and the C API's sources, built into the test so that it also runs where the
 /// source tree is not (the GPU test kit).
 const HEADER: &str = include_str!("../include/grcuda.h");
-const FFI_SOURCES: [(&str, &str); 12] = [
+const FFI_SOURCES: [(&str, &str); 13] = [
     ("block.rs", include_str!("../src/ffi/block.rs")),
     ("buffer.rs", include_str!("../src/ffi/buffer.rs")),
     ("device.rs", include_str!("../src/ffi/device.rs")),
     ("event.rs", include_str!("../src/ffi/event.rs")),
     ("fft.rs", include_str!("../src/ffi/fft.rs")),
     ("filter.rs", include_str!("../src/ffi/filter.rs")),
+    ("kernel_cache.rs", include_str!("../src/ffi/kernel_cache.rs")),
     ("kernels/mod.rs", include_str!("../src/ffi/kernels/mod.rs")),
     ("log.rs", include_str!("../src/ffi/log.rs")),
     ("memory.rs", include_str!("../src/ffi/memory.rs")),

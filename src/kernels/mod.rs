@@ -41,6 +41,7 @@ mod window;
 pub use add::add;
 pub use copy::copy;
 pub use disk_cache::CACHE_DIRECTORY_ENV;
+pub(crate) use disk_cache::DiskCache;
 pub use element::{Complex32, Element, WindowElement};
 pub use fft_shift::fft_shift;
 pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};

@@ -18,6 +18,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pmt
@@ -612,6 +613,59 @@ class qa_block_arguments(flowgraph_test):
                     self.assertEqual(result.returncode, 0, result.stderr)
                 else:
                     self.assertIn("gr-cuda: [cuda] ring_floor_bytes=-1 is negative", result.stderr)
+
+    def test_kernel_cache_preference(self):
+        # A flowgraph with a GPU kernel, in a fresh process whose GNU Radio preferences are a
+        # config.conf of its own (GR_PREFS_PATH) naming the kernel cache's folder.
+        script = (
+            "import numpy as np\n"
+            "from gnuradio import blocks, cuda, gr\n"
+            "data = np.random.default_rng(7).standard_normal(10_000).astype(np.float32)\n"
+            "tb, sink = gr.top_block(), blocks.vector_sink_f()\n"
+            "tb.connect(blocks.vector_source_f(data), cuda.multiply_const_ff(3.0), sink)\n"
+            "tb.run()\n"
+            "np.testing.assert_allclose(np.array(sink.data()), data * 3.0, rtol=1e-6)\n"
+            "print(cuda.simulated())\n"
+            "print(cuda.kernel_cache_directory())"
+        )
+        with tempfile.TemporaryDirectory() as scratch:
+            preferences, folder = os.path.join(scratch, "preferences"), os.path.join(scratch, "kernels")
+            os.mkdir(preferences)
+            with open(os.path.join(preferences, "config.conf"), "w") as config:
+                config.write(f"[cuda]\nkernel_cache = {folder}\n")
+            environment = {k: v for k, v in os.environ.items() if k != "GRCUDA_KERNEL_CACHE"}
+            environment["GR_PREFS_PATH"] = preferences
+
+            def run(**variables):
+                return subprocess.run(
+                    [sys.executable, "-c", script],
+                    capture_output=True,
+                    text=True,
+                    env=dict(environment, **variables),
+                    timeout=120,
+                )
+
+            result = run()
+            self.assertEqual(result.returncode, 0, result.stderr)
+            simulated, reported = result.stdout.splitlines()[-2:]
+            self.assertEqual(reported, folder)
+            stored = os.listdir(folder) if os.path.isdir(folder) else []
+            if simulated == "True":
+                self.assertEqual(stored, [], "the simulated backend compiles no kernel")
+            else:
+                self.assertTrue(any(name.startswith("multiply_const-") for name in stored), stored)
+
+            # gr-cuda's variable wins over the preference.
+            other = os.path.join(scratch, "other")
+            result = run(GRCUDA_KERNEL_CACHE=other)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stdout.splitlines()[-1], other)
+
+            # A folder libgrcuda refuses stops the flowgraph with the preference named.
+            result = run(GR_CONF_CUDA_KERNEL_CACHE="kernels")
+            self.assertNotEqual(result.returncode, 0, result.stdout)
+            self.assertIn('gr-cuda: [cuda] kernel_cache="kernels" is not a kernel cache folder', result.stderr)
+            self.assertIn("is relative: name an absolute path", result.stderr)
 
 
 if __name__ == "__main__":
