@@ -16,6 +16,7 @@
 
 use crate::kernels::element::{Complex32, Element, WindowElement};
 
+pub(crate) mod fir_filter;
 pub(crate) mod polyphase;
 
 /// Item `index` of the array of `T` at `address`.
