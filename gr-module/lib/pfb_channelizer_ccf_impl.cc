@@ -21,6 +21,8 @@
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 namespace gr {
@@ -194,9 +196,14 @@ void pfb_channelizer_ccf_impl::install_output_offsets(const gr_vector_void_star&
 void pfb_channelizer_ccf_impl::forecast(int noutput_items,
                                         gr_vector_int& ninput_items_required)
 {
-    const int required = noutput_items * static_cast<int>(d_step_advance) +
-                         static_cast<int>(history()) - 1;
-    std::fill(ninput_items_required.begin(), ninput_items_required.end(), required);
+    // The hier block's pfb_channelizer_ccf keeps GNU Radio's default forecast: noutput
+    // new items on each of its M input streams, so M per output here (not the D an output
+    // consumes). Asking the same keeps the end of the stream the hier block's: it stops
+    // with fewer than one output multiple of new items on each stream.
+    const int64_t required = int64_t{ noutput_items } * d_channels + history() - 1;
+    std::fill(ninput_items_required.begin(),
+              ninput_items_required.end(),
+              static_cast<int>(std::min<int64_t>(required, std::numeric_limits<int>::max())));
 }
 
 void pfb_channelizer_ccf_impl::propagate_tags(int consumed)
@@ -225,11 +232,12 @@ int pfb_channelizer_ccf_impl::general_work(int noutput_items,
     if (install_changes(output_items.size())) {
         return 0; // the history may have changed
     }
+    // As the forecast: at most one output per M new input items (the items after the
+    // history), in whole output multiples.
     const int multiple = output_multiple();
-    int blocks = noutput_items / multiple;
-    const int available_steps =
-        std::max(ninput_items[0], 0) / static_cast<int>(d_step_advance) / multiple;
-    blocks = std::min(blocks, available_steps);
+    const int new_items = std::max(ninput_items[0] - static_cast<int>(history()) + 1, 0);
+    const int blocks =
+        std::min(noutput_items, new_items / static_cast<int>(d_channels)) / multiple;
     if (blocks <= 0) {
         return 0;
     }

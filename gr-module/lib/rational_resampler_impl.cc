@@ -5,9 +5,13 @@
 
 // The rational resampler as gr-filter's rational_resampler_impl runs it: a general block
 // with relative rate interpolation / decimation (so GNU Radio moves tags as for its
-// block), history of one phase's taps, and the phase counter (d_ctr there, d_phase here)
-// carried from call to call. Each work() call is one kernel launch over all its outputs;
-// the host does the counter's arithmetic for the call in 64-bit integers.
+// block) and the phase counter (d_ctr there, d_phase here) carried from call to call.
+// GNU Radio's block keeps "history" in a member of its own that hides gr::block's, so its
+// scheduler sees a history of 1: no zeros come before the stream (the first output is
+// that of the first full window of taps), and only the forecast asks for the taps per
+// phase - 1 items each window needs beyond its first. This block does the same, so that
+// its output has GNU Radio's length and values. Each work() call is one kernel launch
+// over all its outputs; the host does the counter's arithmetic in 64-bit integers.
 
 #include "arguments.h"
 #include "rational_resampler_impl.h"
@@ -156,19 +160,29 @@ void rational_resampler_impl<SAMPLE_T, TAP_T>::install_taps()
 {
     d_taps.assign(d_new_taps);
     d_taps_per_phase = d_new_taps.size() / d_interpolation;
-    this->set_history(d_taps_per_phase);
     d_updated = false;
+}
+
+template <class SAMPLE_T, class TAP_T>
+int rational_resampler_impl<SAMPLE_T, TAP_T>::items_after_first_consumed() const
+{
+    // GNU Radio's forecast for one output, (int)((double)2 * decimation / interpolation)
+    // + taps per phase - 1, but never less than a window of taps.
+    return std::max((int)((double)2 * d_decimation / d_interpolation) +
+                        (int)d_taps_per_phase - 1,
+                    (int)d_taps_per_phase);
 }
 
 template <class SAMPLE_T, class TAP_T>
 void rational_resampler_impl<SAMPLE_T, TAP_T>::forecast(int noutput_items,
                                                         gr_vector_int& ninput_items_required)
 {
-    // GNU Radio's formula, so that the scheduler offers the same input.
+    // GNU Radio's formula, with its own history (the taps per phase), so that the
+    // scheduler offers the same input; at least what general_work needs for one output.
     const int required = std::max(
-        1,
         (int)((double)(noutput_items + 1) * d_decimation / d_interpolation) +
-            (int)this->history() - 1);
+            (int)d_taps_per_phase - 1,
+        items_after_first_consumed());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), required);
 }
 
@@ -181,25 +195,21 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
 {
     if (d_updated) {
         install_taps();
-        return 0; // the history may have grown
+        return 0; // the forecast may have grown
     }
-    // cuda_buffer's readers count the history in ninput_items, GNU Radio's do not: take it
-    // out, and make no more outputs than GNU Radio's forecast allows for that input.
-    const int history_items = static_cast<int>(this->history()) - 1;
-    const int input = std::max(ninput_items[0] - history_items, 0);
-    while (noutput_items > 0 &&
-           (int)((double)(noutput_items + 1) * d_decimation / d_interpolation) +
-                   history_items >
-               input) {
-        noutput_items--;
-    }
-    // GNU Radio's loop makes output i while fewer than ninput_items[0] items are consumed
-    // before it: output i consumes (d_phase + i * decimation) / interpolation before it.
-    const uint64_t available = static_cast<uint64_t>(input);
+    // Output i is made once the input from the first item it has not consumed holds what
+    // GNU Radio's forecast asks for one output (items_after_first_consumed()). That
+    // depends on the output alone, not on how the stream is split into calls, and gives
+    // GNU Radio's length when its block makes one output per call; in larger calls GNU
+    // Radio's own length depends on the split, by the last output or so, which then
+    // reads past the end of the stream. Output i has consumed (d_phase + i * decimation)
+    // / interpolation items before it, so the outputs are those with d_phase + i *
+    // decimation < (ninput_items[0] - items_after_first_consumed() + 1) * interpolation.
+    const int64_t spare =
+        int64_t{ ninput_items[0] } - items_after_first_consumed() + 1;
+    const uint64_t limit = spare > 0 ? uint64_t(spare) * d_interpolation : 0;
     const uint64_t reachable =
-        available == 0
-            ? 0
-            : (available * d_interpolation - d_phase + d_decimation - 1) / d_decimation;
+        limit > d_phase ? (limit - d_phase + d_decimation - 1) / d_decimation : 0;
     const uint64_t outputs =
         std::min<uint64_t>(static_cast<uint64_t>(noutput_items), reachable);
     if (outputs == 0) {

@@ -34,8 +34,10 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    //! Uploads the taps set_taps() stored and sets the history to their length per phase.
+    //! Uploads the taps set_taps() stored; the forecast follows their length per phase.
     void install_taps();
+    //! The input items an output needs from the first item it has not consumed on.
+    int items_after_first_consumed() const;
 
     const unsigned d_interpolation;
     const unsigned d_decimation;
