@@ -37,17 +37,28 @@ from gnuradio import cuda
 COMPLEX, FLOAT = gr.sizeof_gr_complex, gr.sizeof_float
 
 
-def resampler(suffix, interpolation, decimation, size):
-    """A row of the table: name, item size, output items per input item, the GPU and the
-    CPU block makers, and the transforms per input item (none here)."""
-    return (
-        f"rational_resampler_{suffix} {interpolation}/{decimation}",
-        size,
-        interpolation / decimation,
-        lambda: getattr(cuda, f"rational_resampler_{suffix}")(interpolation, decimation),
-        lambda: getattr(gr_filter, f"rational_resampler_{suffix}")(interpolation, decimation),
-        None,
-    )
+# Above this many channels GNU Radio's CPU channelizer runs with one output connected (the
+# same filter bank and FFT, one output written instead of all): its hier block with every
+# output needs more System V shared memory segments (two per buffer) than Linux allows by
+# default (4096).
+CPU_CHANNELS_ALL_CONNECTED = 512
+
+
+def resampler(suffix, interpolation, decimation, item_size):
+    """A row of the table: its name, item size, input items per item at output 0, output
+    items per input item (every output), the block makers, and the channelizer's transform
+    shape (None here)."""
+    return {
+        "name": f"rational_resampler_{suffix} {interpolation}/{decimation}",
+        "item_size": item_size,
+        "inputs_per_output": decimation / interpolation,
+        "outputs_per_input": interpolation / decimation,
+        "outputs": 1,
+        "gpu": lambda: getattr(cuda, f"rational_resampler_{suffix}")(interpolation, decimation),
+        "cpu": lambda: getattr(gr_filter, f"rational_resampler_{suffix}")(interpolation, decimation),
+        "cpu_outputs": 1,
+        "transforms": None,
+    }
 
 
 def channelizer(channels, taps_per_channel=None, oversample_rate=1):
@@ -56,18 +67,38 @@ def channelizer(channels, taps_per_channel=None, oversample_rate=1):
     taps = None
     if taps_per_channel:
         length = channels * taps_per_channel
-        time = np.arange(length) - (length - 1) / 2
-        taps = list((np.sinc(time / channels) * np.hamming(length) / channels).astype(np.float32))
-    made = cuda.pfb_channelizer_ccf(channels, taps, oversample_rate)
-    per_channel = len(made.taps()[0])
-    return (
-        f"pfb_channelizer_ccf {channels} channels, {per_channel} taps each",
-        COMPLEX,
-        oversample_rate,
-        lambda: cuda.pfb_channelizer_ccf(channels, taps, oversample_rate),
-        lambda: pfb.channelizer_ccf(channels, taps, oversample_rate),
-        (channels, round(channels / oversample_rate)),
-    )
+        offsets = np.arange(length) - (length - 1) / 2
+        taps = list((np.sinc(offsets / channels) * np.hamming(length) / channels).astype(np.float32))
+    per_channel = len(cuda.pfb_channelizer_ccf(channels, taps, oversample_rate).taps()[0])
+    step = round(channels / oversample_rate)
+    all_connected = channels <= CPU_CHANNELS_ALL_CONNECTED
+
+    def cpu():
+        if all_connected:
+            return pfb.channelizer_ccf(channels, taps, oversample_rate)
+        block = gr.hier_block2("channelizer_one_output", gr.io_signature(1, 1, COMPLEX), gr.io_signature(1, 1, COMPLEX))
+        split = blocks.stream_to_streams(COMPLEX, channels)
+        bank = gr_filter.pfb_channelizer_ccf(channels, taps, oversample_rate)
+        bank.set_tag_propagation_policy(gr.TPP_DONT)  # one to one needs every output
+        block.connect(block, split)
+        for port in range(channels):
+            block.connect((split, port), (bank, port))
+        block.connect((bank, 0), block)
+        block.keep = (split, bank)
+        return block
+
+    return {
+        "name": f"pfb_channelizer_ccf {channels} channels, {per_channel} taps each"
+        + ("" if all_connected else " (CPU: one output connected)"),
+        "item_size": COMPLEX,
+        "inputs_per_output": step,
+        "outputs_per_input": channels / step,
+        "outputs": channels,
+        "gpu": lambda: cuda.pfb_channelizer_ccf(channels, taps, oversample_rate),
+        "cpu": cpu,
+        "cpu_outputs": channels if all_connected else 1,
+        "transforms": (channels, step),
+    }
 
 
 def cases(quick):
@@ -81,29 +112,28 @@ def cases(quick):
     return [rows[0], rows[4]] if quick else rows
 
 
-def gpu_rate(args, block, item_size, per_call, rate, channels):
-    """Input samples per second through the GPU block: its outputs counted at the sink."""
+def input_rate(args, row, source, block, sinks, per_call):
+    r"""Input samples per second through \p block: the items at its output 0 per second."""
     tb = gr.top_block()
-    source = cuda.null_source(item_size, 1, False)
-    outputs = max(1, int(per_call * rate // (channels or 1)))
+    tb.connect(source, block)
+    for port, sink in enumerate(sinks):
+        tb.connect((block, port), sink)
+    return steady_rate(tb, sinks[0], args.seconds) * row["inputs_per_output"]
+
+
+def gpu_rate(args, row, per_call):
+    source, block = cuda.null_source(row["item_size"], 1, False), row["gpu"]()
     configure([source], per_call, args.buffer_calls)
-    block.set_max_noutput_items(outputs)
-    sinks = [cuda.null_sink(item_size) for _ in range(channels or 1)]
-    tb.connect(source, block)
-    for port, sink in enumerate(sinks):
-        tb.connect((block, port), sink)
-    return steady_rate(tb, sinks[0], args.seconds) * (channels or 1) / rate
+    block.set_max_noutput_items(max(1, int(per_call / row["inputs_per_output"])))
+    sinks = [cuda.null_sink(row["item_size"]) for _ in range(row["outputs"])]
+    return input_rate(args, row, source, block, sinks, per_call)
 
 
-def cpu_rate(args, block, item_size, per_call, rate, channels):
-    tb = gr.top_block()
-    source = blocks.null_source(item_size)
+def cpu_rate(args, row, per_call):
+    source = blocks.null_source(row["item_size"])
     source.set_max_noutput_items(per_call)
-    sinks = [blocks.null_sink(item_size) for _ in range(channels or 1)]
-    tb.connect(source, block)
-    for port, sink in enumerate(sinks):
-        tb.connect((block, port), sink)
-    return steady_rate(tb, sinks[0], args.seconds) * (channels or 1) / rate
+    sinks = [blocks.null_sink(row["item_size"]) for _ in range(row["cpu_outputs"])]
+    return input_rate(args, row, source, row["cpu"](), sinks, per_call)
 
 
 def copy_rate(r, volume):
@@ -135,12 +165,11 @@ def polyphase(args, results):
     )
     print("| block | input items per call | GPU | CPU (GNU Radio) | speed-up | roofline | cuFFT | % of bound |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, item_size, rate, make_gpu, make_cpu, transforms in cases(args.quick):
-        channels = transforms[0] if transforms else None
+    for row in cases(args.quick):
+        name, transforms = row["name"], row["transforms"]
         for per_call in (1 << 20,) if args.quick else (1 << 20, 1 << 22):
-            gpu = gpu_rate(args, make_gpu(), item_size, per_call, rate, channels)
-            cpu = cpu_rate(args, make_cpu(), item_size, per_call, rate, channels)
-            roofline = copy / (item_size * (1 + rate))
+            gpu, cpu = gpu_rate(args, row, per_call), cpu_rate(args, row, per_call)
+            roofline = copy / (row["item_size"] * (1 + row["outputs_per_input"]))
             fft = transform_rate(r, *transforms, per_call, args.volume) if transforms else None
             bound = min(roofline, fft) if fft else roofline
             results["polyphase"].append(
@@ -157,7 +186,7 @@ def polyphase(args, results):
             fft_text = f"{fft / 1e6:.0f}" if fft else "-"
             print(
                 f"| {name} | 2^{per_call.bit_length() - 1} | {gpu / 1e6:.0f} | {cpu / 1e6:.1f} | "
-                f"{gpu / cpu:.0f}x | {roofline / 1e6:.0f} | {fft_text} | {100 * gpu / bound:.0f}% |"
+                f"{gpu / cpu:.1f}x | {roofline / 1e6:.0f} | {fft_text} | {100 * gpu / bound:.0f}% |"
             )
     print()
 

@@ -24,7 +24,7 @@ from gnuradio import cuda
 class channelizer(gr.top_block):
     def __init__(self, samples, channels, sample_rate, tone_channels):
         gr.top_block.__init__(self, "GPU channelizer")
-        self.add = blocks.add_cc(len(tone_channels) + 1)
+        self.add = blocks.add_cc()
         for port, channel in enumerate(tone_channels):
             # Channel c is centred on c * sample_rate / channels (modulo the sample rate).
             frequency = channel * sample_rate / channels
@@ -56,7 +56,10 @@ def main():
     flowgraph.run()
     elapsed = time.perf_counter() - started
 
-    powers = np.array(flowgraph.powers.data()).reshape(-1, args.channels).mean(axis=0)
+    steps = np.array(flowgraph.powers.data()).reshape(-1, args.channels)
+    if len(steps) != args.samples // args.channels:
+        raise SystemExit(f"FAILED: {len(steps)} outputs per channel, not {args.samples // args.channels}")
+    powers = steps.mean(axis=0)
     busy = sorted(int(c) for c in np.flatnonzero(powers > 10 * np.median(powers)))
     print(f"channels with energy: {busy} (tones in {sorted(args.tones)})")
     rate = args.samples / elapsed / 1e6

@@ -6,12 +6,12 @@
 // The channelizer reads the one input stream that GNU Radio's hier block splits with
 // stream_to_streams: with M channels, T taps per branch and D = M / oversample_rate,
 // output step g filters the M branches at input item (g + 1) * D - 1 (branch f with taps
-// f, f + M, ... of the prototype), rotates them as pfb_channelizer_ccf's index table does,
-// and takes an unnormalised inverse FFT. A history of T * M - D + 1 items gives the zeros
-// the hier block's per-stream histories hold. Calls are multiples of the same output
-// multiple as GNU Radio's (the smallest k with k * D a multiple of M), so each call
-// starts at rotation 2 * D mod M. One work() call is three launches: the filter bank, a
-// batched cuFFT (a power-of-two number of output multiples, so the plan keeps few
+// f, f + M, ... of the prototype), rotates them as pfb_channelizer_ccf's index table
+// does, and takes an unnormalised inverse FFT. A history of T * M - D + 1 items gives the
+// zeros the hier block's per-stream histories hold. Calls are multiples of the same
+// output multiple as GNU Radio's (the smallest k with k * D a multiple of M), so each
+// call starts at rotation 2 * D mod M. One work() call is three launches: the filter
+// bank, a batched cuFFT (a power-of-two number of output multiples, so the plan keeps few
 // handles) and a tiled scatter into the output ports.
 
 #include "arguments.h"
@@ -56,10 +56,11 @@ pfb_channelizer_ccf::sptr pfb_channelizer_ccf::make(unsigned numchans,
     const double step_advance = numchans / oversample_rate;
     if (std::fabs(step_advance - std::round(step_advance)) > 0.00001 ||
         std::round(step_advance) < 1) {
-        arguments::refuse(block_name,
-                          "oversample_rate must be numchans / i for an integer i in [1, " +
-                              std::to_string(numchans) + "] (numchans / oversample_rate = " +
-                              arguments::value_text(step_advance) + ")");
+        arguments::refuse(
+            block_name,
+            "oversample_rate must be numchans / i for an integer i in [1, " +
+                std::to_string(numchans) + "] (numchans / oversample_rate = " +
+                arguments::value_text(step_advance) + ")");
     }
     if (taps.empty()) {
         arguments::refuse(block_name,
@@ -115,6 +116,10 @@ void pfb_channelizer_ccf_impl::set_taps(const std::vector<float>& taps)
     const size_t per_branch = (taps.size() + d_channels - 1) / d_channels;
     d_prototype = taps;
     d_prototype.resize(per_branch * d_channels, 0.0f);
+    // The history now, as GNU Radio's set_taps sets it: a flowgraph started after this
+    // call gives the readers the new history's zeros; the taps reach the device in
+    // work(), which then returns 0 once, as GNU Radio's does.
+    set_history(per_branch * d_channels - d_step_advance + 1);
     d_taps_updated = true;
 }
 
@@ -148,10 +153,7 @@ void pfb_channelizer_ccf_impl::set_channel_map(const std::vector<int>& map)
     d_map_updated = true;
 }
 
-std::vector<int> pfb_channelizer_ccf_impl::channel_map() const
-{
-    return d_channel_map;
-}
+std::vector<int> pfb_channelizer_ccf_impl::channel_map() const { return d_channel_map; }
 
 bool pfb_channelizer_ccf_impl::install_changes(size_t outputs)
 {
@@ -161,8 +163,8 @@ bool pfb_channelizer_ccf_impl::install_changes(size_t outputs)
     }
     if (d_channel_map.size() < outputs) {
         throw std::runtime_error(std::string(block_name) + ": the channel map has " +
-                                 std::to_string(d_channel_map.size()) +
-                                 " entries for " + std::to_string(outputs) +
+                                 std::to_string(d_channel_map.size()) + " entries for " +
+                                 std::to_string(outputs) +
                                  " connected outputs: give one channel per output");
     }
     if (!d_taps_updated) {
@@ -170,12 +172,12 @@ bool pfb_channelizer_ccf_impl::install_changes(size_t outputs)
     }
     d_taps.assign(d_prototype);
     d_taps_per_branch = d_prototype.size() / d_channels;
-    set_history(d_taps_per_branch * d_channels - d_step_advance + 1);
     d_taps_updated = false;
     return true;
 }
 
-void pfb_channelizer_ccf_impl::install_output_offsets(const gr_vector_void_star& output_items)
+void pfb_channelizer_ccf_impl::install_output_offsets(
+    const gr_vector_void_star& output_items)
 {
     const uint64_t first = reinterpret_cast<uint64_t>(output_items[0]);
     bool same = d_installed_offsets.size() == output_items.size();
@@ -188,7 +190,8 @@ void pfb_channelizer_ccf_impl::install_output_offsets(const gr_vector_void_star&
     }
     d_installed_offsets.resize(output_items.size());
     for (size_t port = 0; port < output_items.size(); port++) {
-        d_installed_offsets[port] = reinterpret_cast<uint64_t>(output_items[port]) - first;
+        d_installed_offsets[port] =
+            reinterpret_cast<uint64_t>(output_items[port]) - first;
     }
     d_offsets.assign(d_installed_offsets);
 }
@@ -201,9 +204,10 @@ void pfb_channelizer_ccf_impl::forecast(int noutput_items,
     // consumes). Asking the same keeps the end of the stream the hier block's: it stops
     // with fewer than one output multiple of new items on each stream.
     const int64_t required = int64_t{ noutput_items } * d_channels + history() - 1;
-    std::fill(ninput_items_required.begin(),
-              ninput_items_required.end(),
-              static_cast<int>(std::min<int64_t>(required, std::numeric_limits<int>::max())));
+    std::fill(
+        ninput_items_required.begin(),
+        ninput_items_required.end(),
+        static_cast<int>(std::min<int64_t>(required, std::numeric_limits<int>::max())));
 }
 
 void pfb_channelizer_ccf_impl::propagate_tags(int consumed)
@@ -250,18 +254,20 @@ int pfb_channelizer_ccf_impl::general_work(int noutput_items,
     install_output_offsets(output_items);
 
     const grcuda_stream* queue = stream();
-    check(grcuda_pfb_channelizer_filter_ccf(queue,
-                                            input_items[0],
-                                            d_taps.data_as<const float>(),
-                                            d_spectra.data(),
-                                            d_channels,
-                                            d_taps_per_branch,
-                                            d_step_advance,
-                                            steps,
-                                            (2 * uint64_t{ d_step_advance }) % d_channels),
-          block_name);
-    check(grcuda_fft_plan_execute(d_plan.get(), steps, d_spectra.data(), d_spectra.data()),
-          block_name);
+    check(
+        grcuda_pfb_channelizer_filter_ccf(queue,
+                                          input_items[0],
+                                          d_taps.data_as<const float>(),
+                                          d_spectra.data(),
+                                          d_channels,
+                                          d_taps_per_branch,
+                                          d_step_advance,
+                                          steps,
+                                          (2 * uint64_t{ d_step_advance }) % d_channels),
+        block_name);
+    check(
+        grcuda_fft_plan_execute(d_plan.get(), steps, d_spectra.data(), d_spectra.data()),
+        block_name);
     check(grcuda_pfb_channelizer_scatter_cc(queue,
                                             d_spectra.data(),
                                             d_map.data_as<const int>(),

@@ -34,7 +34,7 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    //! Uploads what the setters stored; returns whether the history changed.
+    //! Uploads what the setters stored; returns whether the taps changed.
     bool install_changes(size_t outputs);
     //! Uploads the outputs' addresses relative to output 0 when they changed.
     void install_output_offsets(const gr_vector_void_star& output_items);
@@ -43,7 +43,7 @@ private:
 
     const unsigned d_channels;
     const float d_oversample_rate;
-    const unsigned d_step_advance; // numchans / oversample_rate
+    const unsigned d_step_advance;  // numchans / oversample_rate
     std::vector<float> d_prototype; // padded to a multiple of numchans
     std::vector<int> d_channel_map;
     bool d_taps_updated = false;

@@ -55,7 +55,8 @@ template <class TAP_T>
 std::vector<TAP_T>
 design_taps(unsigned interpolation, unsigned decimation, float fractional_bw)
 {
-    const std::vector<float> real = design_real_taps(interpolation, decimation, fractional_bw);
+    const std::vector<float> real =
+        design_real_taps(interpolation, decimation, fractional_bw);
     return std::vector<TAP_T>(real.begin(), real.end());
 }
 
@@ -75,7 +76,8 @@ template <class TAP_T>
 void require_taps(const std::string& block, const std::vector<TAP_T>& taps)
 {
     for (size_t tap = 0; tap < taps.size(); tap++) {
-        arguments::require_finite(block, ("taps[" + std::to_string(tap) + "]").c_str(), taps[tap]);
+        arguments::require_finite(
+            block, ("taps[" + std::to_string(tap) + "]").c_str(), taps[tap]);
     }
 }
 
@@ -174,15 +176,15 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::items_after_first_consumed() const
 }
 
 template <class SAMPLE_T, class TAP_T>
-void rational_resampler_impl<SAMPLE_T, TAP_T>::forecast(int noutput_items,
-                                                        gr_vector_int& ninput_items_required)
+void rational_resampler_impl<SAMPLE_T, TAP_T>::forecast(
+    int noutput_items, gr_vector_int& ninput_items_required)
 {
     // GNU Radio's formula, with its own history (the taps per phase), so that the
     // scheduler offers the same input; at least what general_work needs for one output.
-    const int required = std::max(
-        (int)((double)(noutput_items + 1) * d_decimation / d_interpolation) +
-            (int)d_taps_per_phase - 1,
-        items_after_first_consumed());
+    const int required =
+        std::max((int)((double)(noutput_items + 1) * d_decimation / d_interpolation) +
+                     (int)d_taps_per_phase - 1,
+                 items_after_first_consumed());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), required);
 }
 
@@ -205,8 +207,7 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
     // reads past the end of the stream. Output i has consumed (d_phase + i * decimation)
     // / interpolation items before it, so the outputs are those with d_phase + i *
     // decimation < (ninput_items[0] - items_after_first_consumed() + 1) * interpolation.
-    const int64_t spare =
-        int64_t{ ninput_items[0] } - items_after_first_consumed() + 1;
+    const int64_t spare = int64_t{ ninput_items[0] } - items_after_first_consumed() + 1;
     const uint64_t limit = spare > 0 ? uint64_t(spare) * d_interpolation : 0;
     const uint64_t reachable =
         limit > d_phase ? (limit - d_phase + d_decimation - 1) / d_decimation : 0;

@@ -135,7 +135,12 @@ def cpp_bad_arguments():
             ),
         ]
     cases += [
-        refused("cuda.pfb_channelizer_ccf", "numchans", "between 1 and 2^16, got 0", lambda: cuda.pfb_channelizer_ccf(0, [1.0])),
+        refused(
+            "cuda.pfb_channelizer_ccf",
+            "numchans",
+            "between 1 and 2^16, got 0",
+            lambda: cuda.pfb_channelizer_ccf(0, [1.0]),
+        ),
         refused(
             "cuda.pfb_channelizer_ccf", "numchans", "got 65537", lambda: cuda.pfb_channelizer_ccf(MAX_PORTS + 1, [1.0])
         ),
@@ -157,10 +162,13 @@ def cpp_bad_arguments():
             "numchans / i for an integer i in [1, 8]",
             lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 16, 16.0),
         ),
-        refused("cuda.pfb_channelizer_ccf", "taps", "must not be empty", lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_taps([])),
         refused(
-            "cuda.pfb_channelizer_ccf", "taps", "finite, got nan", lambda: cuda.pfb_channelizer_ccf(4, [1.0, NAN])
+            "cuda.pfb_channelizer_ccf",
+            "taps",
+            "must not be empty",
+            lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_taps([]),
         ),
+        refused("cuda.pfb_channelizer_ccf", "taps", "finite, got nan", lambda: cuda.pfb_channelizer_ccf(4, [1.0, NAN])),
         refused(
             "cuda.pfb_channelizer_ccf",
             "channel map",

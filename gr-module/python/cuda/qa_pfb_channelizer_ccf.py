@@ -8,7 +8,7 @@ channel maps, call splits, tags, set_taps between runs and restart."""
 
 import numpy as np
 import pmt
-from gnuradio import blocks, filter, gr, gr_unittest
+from gnuradio import blocks, gr, gr_unittest
 from gnuradio.filter import pfb
 
 from gnuradio import cuda
@@ -46,15 +46,18 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
             self.assertLessEqual(error, 1e-5 * rms, f"{what}, output {channel}: max error {error}, rms {rms}")
 
     def test_against_gnuradio(self):
-        for numchans, oversample_rate, ntaps, n in ((64, 1, 0, 1_000_000), (16, 2, 77, 100_003), (16, 4 / 3, 50, 99_991), (5, 1, 11, 20_001)):
+        for numchans, oversample_rate, ntaps, n in (
+            (64, 1, 0, 1_000_000),
+            (16, 2, 77, 100_003),
+            (16, 4 / 3, 50, 99_991),
+            (5, 1, 11, 20_001),
+        ):
             taps = list(self.rng.standard_normal(ntaps).astype(np.float32)) if ntaps else None
             data = self.values(n)
             what = f"{numchans} channels, oversample {oversample_rate}, taps {ntaps or 'designed'}"
             gpu_block = cuda.pfb_channelizer_ccf(numchans, taps, oversample_rate)
             cpu_block = pfb.channelizer_ccf(numchans, taps, oversample_rate)
-            self.assertEqual(
-                [list(b) for b in gpu_block.taps()], [list(np.float32(b)) for b in cpu_block.taps()], what
-            )
+            self.assertEqual([list(b) for b in gpu_block.taps()], [list(np.float32(b)) for b in cpu_block.taps()], what)
             gpu, _ = self.run_block(gpu_block, numchans, data)
             cpu, _ = self.run_block(cpu_block, numchans, data)
             self.assert_close(gpu, cpu, what)
@@ -104,9 +107,7 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
         second = list(self.rng.standard_normal(45).astype(np.float32))
         results = []
         for make in (cuda.pfb_channelizer_ccf, pfb.channelizer_ccf):
-            results.append(
-                self.run_block(make(6, first, 2), 6, data, runs=2, between=lambda b: b.set_taps(second))[0]
-            )
+            results.append(self.run_block(make(6, first, 2), 6, data, runs=2, between=lambda b: b.set_taps(second))[0])
         self.assert_close(results[0], results[1], "set_taps between runs")
 
 
