@@ -112,7 +112,9 @@ def methods(args, results):
             fft = engine_rate(args, suffix, taps, FFT, outputs) / 1e9
             results["methods"].append({"type": suffix, "taps": taps, "direct": direct, "fft": fft, "limit": limit})
             faster = "direct" if direct >= fft else "overlap-save"
-            print(f"| {suffix} | {taps} | {direct:.1f} | {fft:.1f} | {faster}{' (automatic)' if taps <= limit else ''} |")
+            print(
+                f"| {suffix} | {taps} | {direct:.1f} | {fft:.1f} | {faster}{' (automatic)' if taps <= limit else ''} |"
+            )
     print()
 
 
