@@ -85,8 +85,11 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     }
     for types in ["ccc", "ccf", "fff"] {
         expected.push(format!("grcuda_fir_filter_{types}"));
+        expected.push(format!("grcuda_rational_resampler_{types}"));
     }
-    expected.push("grcuda_overlap_save_multiply".to_string());
+    for name in ["grcuda_overlap_save_multiply", "grcuda_pfb_channelizer_filter", "grcuda_pfb_channelizer_scatter"] {
+        expected.push(name.to_string());
+    }
     for name in ["grcuda_magnitude", "grcuda_magnitude_squared", "grcuda_nlog10", "grcuda_fft_shift"] {
         expected.push(name.to_string());
     }
