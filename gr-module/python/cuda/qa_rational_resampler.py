@@ -114,8 +114,10 @@ class qa_rational_resampler(flowgraph_test):
         ]
         for interpolation, decimation in ((3, 2), (2, 5), (1, 1)):
             _, gpu_tags = self.run_block("fff", cuda.rational_resampler_fff(interpolation, decimation), data, tags)
+            # GNU Radio's block in its usual calls: at one output per call it drops some of
+            # these tags (its scheduler maps tags call by call).
             cpu_block = filter.rational_resampler_fff(interpolation, decimation)
-            _, cpu_tags = self.run_block("fff", cpu_block, data, tags, max_noutput=1)
+            _, cpu_tags = self.run_block("fff", cpu_block, data, tags)
             self.assertEqual(gpu_tags, cpu_tags, f"{interpolation}/{decimation}")
 
     def test_set_taps_and_restart(self):
