@@ -24,15 +24,18 @@ mod copy;
 mod cpu;
 mod disk_cache;
 mod element;
+mod elementwise;
 mod fft_shift;
 mod interleave;
 mod launch;
 mod magnitude;
 mod module_cache;
 mod move_unit;
+mod moving_average;
 mod multiply_const;
 mod nlog10;
 mod nvrtc;
+mod phase;
 mod program;
 pub(crate) mod validate;
 mod window;
@@ -41,11 +44,17 @@ pub use add::add;
 pub use copy::copy;
 pub use disk_cache::CACHE_DIRECTORY_ENV;
 pub use element::{Complex32, Element, WindowElement};
+pub use elementwise::{
+    ComplexPart, complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply,
+    multiply_conjugate,
+};
 pub use fft_shift::fft_shift;
 pub use interleave::{deinterleave, interleave};
 pub use magnitude::{magnitude, magnitude_squared};
+pub use moving_average::moving_average;
 pub use multiply_const::multiply_const;
 pub use nlog10::nlog10;
 pub use nvrtc::{compile, version as nvrtc_version};
+pub use phase::{advance_phase, quadrature_demod, rotator};
 pub use program::{Program, programs};
 pub use window::window;
