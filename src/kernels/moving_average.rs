@@ -27,6 +27,7 @@ const SEGMENT: usize = 32;
 /// # Safety
 /// `input` and `output` must address that many valid items of device memory of the stream's
 /// device (host memory on the simulated backend) until the kernel completes.
+#[allow(clippy::too_many_arguments)] // the C entry point's parameters, one for one
 pub unsafe fn moving_average<T: WindowElement + Default>(
     stream: &Stream,
     input: u64,

@@ -9,6 +9,7 @@ use crate::kernels::element::WindowElement;
 /// # Safety
 /// `items + length - 1` input items and `items` output items of `vlen` values valid, not
 /// overlapping.
+#[allow(clippy::too_many_arguments)] // the launcher's parameters and the segment
 pub(crate) unsafe fn moving_average<T: WindowElement + Default>(
     input: u64,
     output: u64,
