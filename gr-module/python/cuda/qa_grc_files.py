@@ -18,6 +18,9 @@ SUBCATEGORIES = {
     "Math Operators",
     "Fourier Analysis",
     "Measurement Tools",
+    "Type Converters",
+    "Filters",
+    "Modulators",
     "Python (CuPy)",
 }
 

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""cuda.moving_average_ff/cc against blocks.moving_average_ff/cc on 10^6 random samples:
+lengths 1 to 1000, vectors, small max_iter, a DC offset (where a running sum loses most),
+output independent of the call split, and set_length_and_scale."""
+
+import numpy as np
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import cuda
+from qa_support import flowgraph_test
+
+
+def run(sources, block, sinks):
+    """Connects sources[i] to input i of block and output j to sinks[j], runs, returns the
+    sinks' data as arrays."""
+    tb = gr.top_block()
+    for port, source in enumerate(sources):
+        tb.connect(source, (block, port))
+    for port, sink in enumerate(sinks):
+        tb.connect((block, port), sink)
+    tb.run()
+    return [np.array(sink.data()) for sink in sinks]
+
+
+def assert_relative(test, got, want, message=""):
+    """Agreement to 1e-5 of the output's RMS, as the CPU block gives it."""
+    test.assertEqual(len(got), len(want), message)
+    scale = max(float(np.sqrt(np.mean(np.abs(want) ** 2))), 1e-30)
+    test.assertLess(float(np.max(np.abs(got - want), initial=0.0)) / scale, 1e-5, message)
+
+
+class qa_moving_average(flowgraph_test):
+    def average(self, make, dtype, data, length, scale, max_iter, vlen, max_output=None):
+        source_of, sink_of = (
+            (blocks.vector_source_f, blocks.vector_sink_f)
+            if dtype == np.float32
+            else (blocks.vector_source_c, blocks.vector_sink_c)
+        )
+        block = make(length, scale, max_iter, vlen)
+        if max_output:
+            block.set_max_noutput_items(max_output)
+        return run([source_of(data, False, vlen)], block, [sink_of(vlen)])[0]
+
+    def test_against_gnuradio(self):
+        cases = [(1, 1, 4096), (2, 1, 4096), (31, 1, 4096), (1000, 1, 4096), (17, 4, 4096), (64, 1, 100), (5, 3, 7)]
+        for suffix, dtype, scale in (("ff", np.float32, 0.125), ("cc", np.complex64, 0.5 - 0.25j)):
+            for length, vlen, max_iter in cases:
+                n = (1_000_000 // vlen) * vlen if length != 1000 else 200_000
+                data = self.random(dtype, n) + np.asarray(3, dtype)
+                got = self.average(
+                    getattr(cuda, "moving_average_" + suffix), dtype, data, length, scale, max_iter, vlen
+                )
+                want = self.average(
+                    getattr(blocks, "moving_average_" + suffix), dtype, data, length, scale, max_iter, vlen
+                )
+                assert_relative(self, got, want, f"{suffix} length {length} vlen {vlen} max_iter {max_iter}")
+                split = self.average(
+                    getattr(cuda, "moving_average_" + suffix), dtype, data, length, scale, max_iter, vlen, 777
+                )
+                np.testing.assert_array_equal(split, got, f"{suffix}: output depends on the call split")
+
+    def test_length_one_vectors_are_the_scaled_input(self):
+        # GNU Radio's vlen > 1 path starts its sum with an item too many for length 1.
+        data = self.random(np.float32, 3000)
+        got = self.average(cuda.moving_average_ff, np.float32, data, 1, 2.0, 4096, 3)
+        np.testing.assert_array_equal(got, data * np.float32(2.0))
+
+    def test_setters(self):
+        block = cuda.moving_average_cc(10, 1.0)
+        block.set_length_and_scale(20, 0.5j)
+        self.assertEqual((block.length(), block.scale()), (20, 0.5j))
+        block.set_length(30)
+        block.set_scale(2.0)
+        self.assertEqual((block.length(), block.scale()), (30, 2.0))
+        data = self.random(np.complex64, 50_000)
+        got = run([blocks.vector_source_c(data)], block, [blocks.vector_sink_c()])[0]
+        want = run([blocks.vector_source_c(data)], blocks.moving_average_cc(30, 2.0), [blocks.vector_sink_c()])[0]
+        assert_relative(self, got, want)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_moving_average)

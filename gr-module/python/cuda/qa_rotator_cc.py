@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""cuda.rotator_cc against blocks.rotator_cc over 10^6 random samples: the same output
+within 1e-5 of its RMS, identical output however the stream is split, phase_inc changed
+between runs, and the cmd port's scheduled updates with their rot_phase_inc tags."""
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import cuda
+from qa_support import flowgraph_test
+
+
+def run(sources, block, sinks):
+    """Connects sources[i] to input i of block and output j to sinks[j], runs, returns the
+    sinks' data as arrays."""
+    tb = gr.top_block()
+    for port, source in enumerate(sources):
+        tb.connect(source, (block, port))
+    for port, sink in enumerate(sinks):
+        tb.connect((block, port), sink)
+    tb.run()
+    return [np.array(sink.data()) for sink in sinks]
+
+
+def assert_relative(test, got, want, message=""):
+    """Agreement to 1e-5 of the output's RMS, as the CPU block gives it."""
+    test.assertEqual(len(got), len(want), message)
+    scale = max(float(np.sqrt(np.mean(np.abs(want) ** 2))), 1e-30)
+    test.assertLess(float(np.max(np.abs(got - want), initial=0.0)) / scale, 1e-5, message)
+
+
+class qa_rotator_cc(flowgraph_test):
+    def rotate(self, block, data, max_output=None, messages=()):
+        if max_output:
+            block.set_max_noutput_items(max_output)
+        tb = gr.top_block()
+        source, sink = blocks.vector_source_c(data), blocks.vector_sink_c()
+        tb.connect(source, block, sink)
+        for message in messages:
+            block.to_basic_block()._post(pmt.intern("cmd"), message)
+        tb.run()
+        return np.array(sink.data()), [(t.offset, pmt.to_double(t.value)) for t in sink.tags()]
+
+    def test_against_gnuradio(self):
+        data = self.random(np.complex64, 1_000_000)
+        for phase_inc in (0.01, -1.3, 3.0):
+            got, _ = self.rotate(cuda.rotator_cc(phase_inc), data)
+            want, _ = self.rotate(blocks.rotator_cc(phase_inc), data)
+            assert_relative(self, got, want, f"phase_inc {phase_inc}")
+            split, _ = self.rotate(cuda.rotator_cc(phase_inc), data, 4099)
+            np.testing.assert_allclose(split, got, rtol=0, atol=1e-6, err_msg="output depends on the call split")
+
+    def test_set_phase_inc_and_scheduled_updates(self):
+        data = self.random(np.complex64, 200_000)
+        block = cuda.rotator_cc(0.5, True)
+        block.set_phase_inc(0.2)
+        updates = [
+            pmt.dict_add(
+                pmt.dict_add(pmt.make_dict(), pmt.intern("inc"), pmt.from_double(-0.7)),
+                pmt.intern("offset"),
+                pmt.from_uint64(123_456),
+            )
+        ]
+        got, tags = self.rotate(block, data, 1000, updates)
+        reference = cpu = blocks.rotator_cc(0.2, True)
+        want, want_tags = self.rotate(cpu, data, 1000, updates)
+        self.assertIs(reference, cpu)
+        assert_relative(self, got, want)
+        self.assertEqual(len(tags), 1)
+        self.assertEqual(tags[0][0], want_tags[0][0])
+        self.assertAlmostEqual(tags[0][1], want_tags[0][1], places=6)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_rotator_cc)
