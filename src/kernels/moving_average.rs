@@ -6,7 +6,7 @@
 //! work() call, which processes at most max_iter items. The kernel does the same over
 //! segments of at most [`SEGMENT`] outputs (never more than max_iter), one segment and vector
 //! lane per thread: the sums are rounded as GNU Radio rounds them over runs no longer than
-//! its own, and the output does not depend on how the stream is split into calls.
+//! its own.
 
 use crate::error::{Error, Result};
 use crate::kernels::element::WindowElement;

@@ -32,6 +32,12 @@ def assert_relative(test, got, want, message=""):
     test.assertLess(float(np.max(np.abs(got - want), initial=0.0)) / scale, 1e-5, message)
 
 
+def tag(offset):
+    made = gr.tag_t()
+    made.offset, made.key, made.value = offset, pmt.intern(f"t{offset}"), pmt.PMT_T
+    return made
+
+
 class qa_keep_one_in_n(flowgraph_test):
     def flowgraph(self, make, data, itemsize, n, tags, max_output=None):
         tb = gr.top_block()
