@@ -48,7 +48,8 @@ void device_array::reserve(size_t bytes)
     }
     wait_for_stream();
     memory_handle memory = allocate(GRCUDA_MEMORY_DEVICE, bytes, d_owner);
-    check(grcuda_stream_memset_async(d_stream, grcuda_memory_address(memory.get()), 0, bytes),
+    check(grcuda_stream_memset_async(
+              d_stream, grcuda_memory_address(memory.get()), 0, bytes),
           d_owner.c_str());
     grcuda_memory_free(d_memory);
     d_memory = memory.release();
@@ -67,6 +68,9 @@ void device_array::assign(const void* values, size_t bytes)
         }
         d_memory = allocate(GRCUDA_MEMORY_DEVICE, bytes, d_owner).release();
         d_bytes = bytes;
+    }
+    if (bytes == 0) {
+        return; // empty before and after: nothing to copy
     }
     // Copies to the device start from pinned memory; the staging is freed once the copy
     // is done.
