@@ -14,12 +14,14 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The header and the C API's sources, built into the test so that it also runs where the
 /// source tree is not (the GPU test kit).
 const HEADER: &str = include_str!("../include/grcuda.h");
-const FFI_SOURCES: [(&str, &str); 14] = [
+const FFI_SOURCES: [(&str, &str); 16] = [
     ("block.rs", include_str!("../src/ffi/block.rs")),
     ("buffer.rs", include_str!("../src/ffi/buffer.rs")),
     ("device.rs", include_str!("../src/ffi/device.rs")),
     ("event.rs", include_str!("../src/ffi/event.rs")),
     ("fft.rs", include_str!("../src/ffi/fft.rs")),
+    ("filter.rs", include_str!("../src/ffi/filter.rs")),
+    ("kernel_cache.rs", include_str!("../src/ffi/kernel_cache.rs")),
     ("kernels/elementwise.rs", include_str!("../src/ffi/kernels/elementwise.rs")),
     ("kernels/mod.rs", include_str!("../src/ffi/kernels/mod.rs")),
     ("kernels/moving_average.rs", include_str!("../src/ffi/kernels/moving_average.rs")),
@@ -206,6 +208,45 @@ fn cases() -> Vec<Case> {
             "grcuda_fft_plan_new",
             "FFT size is 0",
             |o| grcuda_fft_plan_new(o.stream, GRCUDA_FFT_FORWARD, 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_new_ccc",
+            "stream is NULL",
+            |_| {
+                grcuda_fir_filter_new_ccc(
+                    null(),
+                    1,
+                    GRCUDA_FIR_DIRECT,
+                    [grcuda_complex32 { real: 1.0, imag: 0.0 }].as_ptr(),
+                    1,
+                    slot(),
+                )
+            },
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_new_ccf",
+            "taps is NULL",
+            |o| grcuda_fir_filter_new_ccf(o.stream, 1, GRCUDA_FIR_DIRECT, null(), 3, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_new_fff",
+            "decimation is 0",
+            |o| grcuda_fir_filter_new_fff(o.stream, 0, GRCUDA_FIR_DIRECT, [1.0f32].as_ptr(), 1, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_execute",
+            "filter is NULL",
+            |_| grcuda_fir_filter_execute(null_mut(), null(), null_mut(), 1, 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_execute_rotated",
+            "filter is NULL",
+            |_| grcuda_fir_filter_execute_rotated(null_mut(), null(), null_mut(), 1, 0, 0.0, 0.1, slot()),
             slot_cleared,
         ),
         (

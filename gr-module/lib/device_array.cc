@@ -32,7 +32,8 @@ device_array::device_array(const grcuda_stream* stream, std::string owner)
 device_array::~device_array()
 {
     // A failure means the context is gone (process exit), and the work with it.
-    (void)grcuda_stream_synchronize(d_stream);
+    const grcuda_status finished = grcuda_stream_synchronize(d_stream);
+    static_cast<void>(finished);
     grcuda_memory_free(d_memory);
 }
 
@@ -59,18 +60,18 @@ void device_array::reserve(size_t bytes)
 void device_array::assign(const void* values, size_t bytes)
 {
     wait_for_stream();
+    if (bytes == 0) {
+        grcuda_memory_free(d_memory);
+        d_memory = nullptr;
+        d_bytes = 0;
+        return;
+    }
     if (bytes != d_bytes) {
         grcuda_memory_free(d_memory);
         d_memory = nullptr;
         d_bytes = 0;
-        if (bytes == 0) {
-            return;
-        }
         d_memory = allocate(GRCUDA_MEMORY_DEVICE, bytes, d_owner).release();
         d_bytes = bytes;
-    }
-    if (bytes == 0) {
-        return; // empty before and after: nothing to copy
     }
     // Copies to the device start from pinned memory; the staging is freed once the copy
     // is done.

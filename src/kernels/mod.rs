@@ -26,6 +26,7 @@ mod disk_cache;
 mod element;
 mod elementwise;
 mod fft_shift;
+pub mod fir_filter;
 mod interleave;
 mod launch;
 mod magnitude;
@@ -43,12 +44,14 @@ mod window;
 pub use add::add;
 pub use copy::copy;
 pub use disk_cache::CACHE_DIRECTORY_ENV;
+pub(crate) use disk_cache::DiskCache;
 pub use element::{Complex32, Element, WindowElement};
 pub use elementwise::{
     ComplexPart, complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply,
     multiply_conjugate,
 };
 pub use fft_shift::fft_shift;
+pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};
 pub use interleave::{deinterleave, interleave};
 pub use magnitude::{magnitude, magnitude_squared};
 pub use moving_average::moving_average;

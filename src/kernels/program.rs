@@ -45,9 +45,22 @@ program!(INTERLEAVE, "interleave.cu");
 program!(ELEMENTWISE, "elementwise.cu");
 program!(MOVING_AVERAGE, "moving_average.cu");
 program!(PHASE, "phase.cu");
+program!(FIR_FILTER, "fir_filter.cu");
 
-const PROGRAMS: &[Program] =
-    &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE, ELEMENTWISE, MOVING_AVERAGE, PHASE];
+const PROGRAMS: &[Program] = &[
+    COPY,
+    MULTIPLY_CONST,
+    ADD,
+    MAGNITUDE,
+    NLOG10,
+    FFT_SHIFT,
+    WINDOW,
+    INTERLEAVE,
+    ELEMENTWISE,
+    MOVING_AVERAGE,
+    PHASE,
+    FIR_FILTER,
+];
 
 /// Every kernel source of the library.
 pub fn programs() -> &'static [Program] {
@@ -95,6 +108,14 @@ pub(crate) static INTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_interleave_unit", move_unit::VARIANTS);
 pub(crate) static DEINTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_deinterleave_unit", move_unit::VARIANTS);
+pub(crate) static FIR_FILTER_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_", ["ccc", "ccf", "fff"]);
+pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_multiply", [""]);
+pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
 
 pub(crate) static MULTIPLY_KERNELS: Kernels<4> = Kernels::new(&ELEMENTWISE, "grcuda_multiply_", element::ELEMENT_NAMES);
 pub(crate) static MULTIPLY_CONJUGATE_KERNELS: Kernels<1> =
@@ -165,7 +186,11 @@ mod tests {
             .chain(kernels(&KEEP_ONE_IN_N_KERNELS))
             .chain(kernels(&MOVING_AVERAGE_KERNELS))
             .chain(kernels(&QUADRATURE_DEMOD_KERNELS))
-            .chain(kernels(&ROTATOR_KERNELS));
+            .chain(kernels(&ROTATOR_KERNELS))
+            .chain(kernels(&FIR_FILTER_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS));
         let mut ptx = std::collections::HashMap::new();
         for kernel in all {
             let text = ptx

@@ -26,6 +26,8 @@ pub(crate) use phase::{fast_atan2f, quadrature_demod, rotator};
 
 use crate::kernels::element::{Complex32, Element, WindowElement};
 
+pub(crate) mod fir_filter;
+
 /// Item `index` of the array of `T` at `address`.
 pub(super) unsafe fn read<T: Copy>(address: u64, index: usize) -> T {
     unsafe { (address as *const T).add(index).read() }

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+// FIR filters, as GNU Radio's fir_filter_ccc/ccf/fff compute them: output j is the dot
+// product of the reversed taps with the input from item j * decimation on, where the input
+// starts with tap_count - 1 items of history. Direct form (one thread per output) for short
+// filters; overlap-save through cuFFT for long ones: gather the overlapping segments, multiply
+// their spectra by the filter's response, and after the inverse transform extract the valid
+// outputs. Complex outputs may be rotated by a phase that advances per output (the frequency
+// translation of freq_xlating_fir_filter): phase(j) = start + j * increment, in double
+// precision so that it stays exact over any number of outputs.
+//
+// Multiply-adds are explicit fmaf calls, in tap order, so the CPU backend (Rust's mul_add, in
+// the same order) rounds identically.
+
+#include "grcuda_common.cuh"
+
+namespace {
+
+__device__ inline float multiply_add(float x, float tap, float sum) { return fmaf(x, tap, sum); }
+__device__ inline complex64 multiply_add(complex64 x, float tap, complex64 sum) {
+    return complex64{fmaf(x.real, tap, sum.real), fmaf(x.imag, tap, sum.imag)};
+}
+__device__ inline complex64 multiply_add(complex64 x, complex64 tap, complex64 sum) {
+    float real = fmaf(x.real, tap.real, sum.real);
+    real = fmaf(-x.imag, tap.imag, real);
+    float imag = fmaf(x.real, tap.imag, sum.imag);
+    imag = fmaf(x.imag, tap.real, imag);
+    return complex64{real, imag};
+}
+
+template <typename T>
+__device__ inline T zero();
+template <>
+__device__ inline float zero<float>() { return 0.0f; }
+template <>
+__device__ inline complex64 zero<complex64>() { return complex64{0.0f, 0.0f}; }
+
+// The output rotation: the identity when increment and start are both zero (the host passes
+// `rotate` = 0 then, so plain filters pay no trigonometry).
+struct Rotation {
+    double start;
+    double increment;
+    int rotate;
+};
+
+__device__ inline float rotated(float value, const Rotation&, count_type) { return value; }
+__device__ inline complex64 rotated(complex64 value, const Rotation& rotation, count_type index) {
+    if (!rotation.rotate) {
+        return value;
+    }
+    const double two_pi = 6.283185307179586476925286766559;
+    double angle = rotation.start + (double)index * rotation.increment;
+    angle -= two_pi * rint(angle / two_pi);
+    double sine, cosine;
+    sincos(angle, &sine, &cosine);
+    const float s = (float)sine, c = (float)cosine;
+    return complex64{fmaf(value.real, c, -(value.imag * s)), fmaf(value.real, s, value.imag * c)};
+}
+
+// Outputs per thread of the direct form. A thread computes OUTPUTS_PER_THREAD consecutive
+// outputs and keeps the input they share in registers: tap k = q * decimation + p of output
+// j reads input (j + q) * decimation + p, so for each phase p the inputs of the thread's
+// outputs slide by one register per q, and each tap costs one load for all of them.
+#define OUTPUTS_PER_THREAD 8
+
+// The sum for each output runs over the taps phase by phase (p = 0 .. decimation - 1, then
+// q upwards): the same order for every output, whatever thread or call computes it.
+template <typename In, typename Tap, typename Out>
+__device__ void fir_filter(const In* input, const Tap* reversed_taps, Out* output, count_type outputs,
+                           count_type tap_count, count_type decimation, Rotation rotation) {
+    const count_type groups = (outputs + OUTPUTS_PER_THREAD - 1) / OUTPUTS_PER_THREAD;
+    GRID_STRIDE_LOOP(group, groups) {
+        const count_type first = group * OUTPUTS_PER_THREAD;
+        const count_type count = outputs - first < OUTPUTS_PER_THREAD ? outputs - first : OUTPUTS_PER_THREAD;
+        Out sum[OUTPUTS_PER_THREAD];
+#pragma unroll
+        for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+            sum[r] = zero<Out>();
+        }
+        // Loads past the input (outputs beyond the last) give zeros; whatever the slide moves
+        // into the slot of an output that exists is that output's input.
+        const count_type input_items = (outputs - 1) * decimation + tap_count;
+        const count_type phases = decimation < tap_count ? decimation : tap_count;
+        for (count_type p = 0; p < phases; ++p) {
+            In window[OUTPUTS_PER_THREAD];
+#pragma unroll
+            for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+                const count_type position = (first + r) * decimation + p;
+                window[r] = position < input_items ? input[position] : In();
+            }
+            for (count_type k = p; k < tap_count; k += decimation) {
+                const Tap tap = reversed_taps[k];
+#pragma unroll
+                for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+                    sum[r] = multiply_add(window[r], tap, sum[r]);
+                }
+                // Slide: output r's next input is output r + 1's current one.
+#pragma unroll
+                for (int r = 0; r < OUTPUTS_PER_THREAD - 1; ++r) {
+                    window[r] = window[r + 1];
+                }
+                const count_type next = k + decimation;
+                if (next < tap_count) {
+                    const count_type position = (first + OUTPUTS_PER_THREAD - 1) * decimation + next;
+                    window[OUTPUTS_PER_THREAD - 1] = position < input_items ? input[position] : In();
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+            if (r < count) {
+                output[first + r] = rotated(sum[r], rotation, first + r);
+            }
+        }
+    }
+}
+
+__device__ inline complex64 as_complex(float value) { return complex64{value, 0.0f}; }
+__device__ inline complex64 as_complex(complex64 value) { return value; }
+
+// segments[s * fft_size + t] = input[s * step + t] for t < length (the items a segment's
+// outputs read), zero beyond it and past the `available` input items. The padding never
+// depends on what follows in the stream, so a complete segment transforms the same values
+// whatever the call it is computed in.
+template <typename In>
+__device__ void overlap_save_gather(const In* input, count_type available, complex64* segments,
+                                    count_type fft_size, count_type step, count_type length,
+                                    count_type count) {
+    GRID_STRIDE_LOOP(i, count) {
+        const count_type segment = i / fft_size, t = i - segment * fft_size;
+        const count_type position = segment * step + t;
+        const bool read = t < length && position < available;
+        segments[i] = read ? as_complex(input[position]) : complex64{0.0f, 0.0f};
+    }
+}
+
+__device__ inline float from_complex(complex64 value, float) { return value.real; }
+__device__ inline complex64 from_complex(complex64 value, complex64) { return value; }
+
+// output[j] = the full-rate output at position p = first + j * decimation (counted from the
+// first segment's start): item p mod step of segment p / step's valid part, which starts at
+// `offset` (tap_count - 1).
+template <typename Out>
+__device__ void overlap_save_extract(const complex64* segments, Out* output, count_type outputs,
+                                     count_type fft_size, count_type step, count_type offset,
+                                     count_type first, count_type decimation, Rotation rotation) {
+    GRID_STRIDE_LOOP(j, outputs) {
+        const count_type position = first + j * decimation;
+        const count_type segment = position / step;
+        const count_type valid = position - segment * step;
+        const Out value = from_complex(segments[segment * fft_size + offset + valid], Out());
+        output[j] = rotated(value, rotation, j);
+    }
+}
+
+}  // namespace
+
+#define FIR_FILTER_KERNEL(name, In, Tap, Out)                                                     \
+    extern "C" __global__ void grcuda_fir_filter_##name(const In* input, const Tap* reversed_taps, \
+                                                         Out* output, count_type outputs,          \
+                                                         count_type tap_count,                     \
+                                                         count_type decimation, Rotation rotation) { \
+        fir_filter(input, reversed_taps, output, outputs, tap_count, decimation, rotation);       \
+    }
+
+FIR_FILTER_KERNEL(ccc, complex64, complex64, complex64)
+FIR_FILTER_KERNEL(ccf, complex64, float, complex64)
+FIR_FILTER_KERNEL(fff, float, float, float)
+
+#define OVERLAP_SAVE_KERNELS(name, T)                                                              \
+    extern "C" __global__ void grcuda_overlap_save_gather_##name(                                  \
+        const T* input, count_type available, complex64* segments, count_type fft_size,          \
+        count_type step, count_type length, count_type count) {                                    \
+        overlap_save_gather(input, available, segments, fft_size, step, length, count);            \
+    }                                                                                              \
+    extern "C" __global__ void grcuda_overlap_save_extract_##name(                                 \
+        const complex64* segments, T* output, count_type outputs, count_type fft_size,            \
+        count_type step, count_type offset, count_type first, count_type decimation,              \
+        Rotation rotation) {                                                                       \
+        overlap_save_extract(segments, output, outputs, fft_size, step, offset, first, decimation, \
+                             rotation);                                                            \
+    }
+
+OVERLAP_SAVE_KERNELS(float32, float)
+OVERLAP_SAVE_KERNELS(complex64, complex64)
+
+// spectra[i] *= response[i mod fft_size]: every segment's spectrum times the filter's.
+extern "C" __global__ void grcuda_overlap_save_multiply(complex64* spectra, const complex64* response,
+                                                       count_type fft_size, count_type count) {
+    GRID_STRIDE_LOOP(i, count) { spectra[i] = grcuda::multiply(spectra[i], response[i % fft_size]); }
+}
