@@ -1138,11 +1138,21 @@ enum grcuda_status grcuda_keep_one_in_n(const struct grcuda_stream *stream,
                                         size_t n);
 
 /**
- * output[i] = scale * (input[i] + ... + input[i + length - 1]) per vector lane, for `items`
- * items of `vlen` floats, as GNU Radio's moving_average_ff computes it: a running sum
- * started afresh at least every `max_iter` outputs. `input` holds items + length - 1 items
- * (length - 1 of history first) and does not overlap the output; vlen, length and max_iter
- * are at least 1.
+ * The history (GNU Radio's set_history()) a moving average of `length` items restarted at
+ * least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
+ * up to 32 outputs that a call may start inside, which it recomputes so that the output
+ * does not depend on how the stream is split into calls.
+ */
+size_t grcuda_moving_average_history(size_t length, size_t max_iter);
+
+/**
+ * output[i] = scale * (x[i] + ... + x[i + length - 1]) per vector lane, for `items` items of
+ * `vlen` floats, where x is the input after its history, as GNU Radio's moving_average_ff
+ * computes it: a running sum started afresh at least every `max_iter` outputs, at points
+ * aligned to the stream. `input` holds `items` items after a history of
+ * grcuda_moving_average_history(length, max_iter) - 1 items (as GNU Radio hands a block its
+ * input) and does not overlap the output; `position` is the stream index of the first output (GNU Radio's
+ * nitems_written); vlen, length and max_iter are at least 1.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_moving_average_ff(const struct grcuda_stream *stream,
@@ -1152,7 +1162,8 @@ enum grcuda_status grcuda_moving_average_ff(const struct grcuda_stream *stream,
                                             size_t vlen,
                                             size_t length,
                                             float scale,
-                                            size_t max_iter);
+                                            size_t max_iter,
+                                            uint64_t position);
 
 /**
  * As grcuda_moving_average_ff(), for complex float items and a complex scale.
@@ -1165,7 +1176,8 @@ enum grcuda_status grcuda_moving_average_cc(const struct grcuda_stream *stream,
                                             size_t vlen,
                                             size_t length,
                                             struct grcuda_complex32 scale,
-                                            size_t max_iter);
+                                            size_t max_iter,
+                                            uint64_t position);
 
 /**
  * output[i] = gain * fast_atan2f(input[i + 1] * conj(input[i])) for `count` outputs (GNU

@@ -1363,18 +1363,41 @@ impl Fuzzer {
                 let max_iter = self.rng.pick(&[0, 1, 4096]);
                 let complex = self.rng.percent(50);
                 let item = if complex { 8 } else { 4 };
-                let input = self.array(backend, (items + length.max(1) - 1) * vlen.max(1), item);
+                let history = grcuda_moving_average_history(length, max_iter);
+                self.count_call("grcuda_moving_average_history");
+                let position = self.rng.pick(&[0, 5, 31, u64::MAX]);
+                let input = self.array(backend, (items + history.max(1) - 1) * vlen.max(1), item);
                 let output = if self.rng.percent(10) { input } else { self.array(backend, items * vlen.max(1), item) };
                 let (function, status) = if complex {
                     let scale = grcuda_complex32 { real: 0.5, imag: -1.0 };
                     (
                         "grcuda_moving_average_cc",
-                        grcuda_moving_average_cc(stream, input as _, output as _, items, vlen, length, scale, max_iter),
+                        grcuda_moving_average_cc(
+                            stream,
+                            input as _,
+                            output as _,
+                            items,
+                            vlen,
+                            length,
+                            scale,
+                            max_iter,
+                            position,
+                        ),
                     )
                 } else {
                     (
                         "grcuda_moving_average_ff",
-                        grcuda_moving_average_ff(stream, input as _, output as _, items, vlen, length, 0.25, max_iter),
+                        grcuda_moving_average_ff(
+                            stream,
+                            input as _,
+                            output as _,
+                            items,
+                            vlen,
+                            length,
+                            0.25,
+                            max_iter,
+                            position,
+                        ),
                     )
                 };
                 self.check(function, status, scope, || {

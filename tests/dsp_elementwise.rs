@@ -172,7 +172,12 @@ fn moving_average_of_floats_and_complex_vectors() {
     let mut rng = StdRng::seed_from_u64(4);
     for (length, vlen, max_iter) in [(1, 1, 4096), (2, 1, 4096), (17, 3, 4096), (100, 1, 7), (5, 2, 1)] {
         let items = 10_007;
-        let values = random_complex(&mut rng, (items + length - 1) * vlen);
+        // The history: zeros before the stream, as GNU Radio's buffers start.
+        let history = kernels::moving_average_history(length, max_iter);
+        let stream_values = random_complex(&mut rng, (items + length - 1) * vlen);
+        let values: Vec<Complex32> = std::iter::repeat_n(Complex32::new(0.0, 0.0), (history - length) * vlen)
+            .chain(stream_values.iter().copied())
+            .collect();
         let input = harness.upload(&values);
         let output = harness.allocate::<Complex32>(items * vlen);
         let scale = Complex32::new(0.5, -0.25);
@@ -186,6 +191,7 @@ fn moving_average_of_floats_and_complex_vectors() {
                 length,
                 scale,
                 max_iter,
+                0,
             )
             .unwrap()
         };
@@ -203,13 +209,14 @@ fn moving_average_of_floats_and_complex_vectors() {
                 length,
                 2.0f32,
                 max_iter,
+                0,
             )
             .unwrap()
         };
         let real_averaged = harness.read::<f32>(real_output.address(), items * vlen);
         for item in 0..items {
             for lane in 0..vlen {
-                let window = || (item..item + length).map(|k| exact(values[k * vlen + lane]));
+                let window = || (item..item + length).map(|k| exact(stream_values[k * vlen + lane]));
                 let expected = window().sum::<Complex<f64>>() * exact(scale);
                 let size = window().map(|x| x.norm()).sum::<f64>() * exact(scale).norm();
                 let index = item * vlen + lane;
@@ -288,7 +295,7 @@ fn bad_arguments_are_invalid() {
         assert!(kernels::multiply::<f32>(stream, &[], address, 4).is_err());
         assert!(kernels::complex_part(stream, ComplexPart::Real, address, address, 4).is_err(), "overlap");
         assert!(kernels::keep_one_in_n(stream, address, address + 256, 4, 8, 0).is_err(), "n = 0");
-        assert!(kernels::moving_average(stream, address, address + 256, 4, 1, 0, 1.0f32, 16).is_err(), "length 0");
+        assert!(kernels::moving_average(stream, address, address + 256, 4, 1, 0, 1.0f32, 16, 0).is_err(), "length 0");
         assert!(kernels::rotator(stream, address, address, 4, f64::NAN, 0.1).is_err());
         assert!(kernels::quadrature_demod(stream, address, address + 8, 4, 1.0).is_err(), "overlap");
     }

@@ -22,9 +22,11 @@ grcuda_status launch(const grcuda_stream* s,
                      size_t vlen,
                      size_t length,
                      float scale,
-                     size_t max_iter)
+                     size_t max_iter,
+                     uint64_t position)
 {
-    return grcuda_moving_average_ff(s, in, out, items, vlen, length, scale, max_iter);
+    return grcuda_moving_average_ff(
+        s, in, out, items, vlen, length, scale, max_iter, position);
 }
 grcuda_status launch(const grcuda_stream* s,
                      const void* in,
@@ -33,7 +35,8 @@ grcuda_status launch(const grcuda_stream* s,
                      size_t vlen,
                      size_t length,
                      gr_complex scale,
-                     size_t max_iter)
+                     size_t max_iter,
+                     uint64_t position)
 {
     return grcuda_moving_average_cc(s,
                                     in,
@@ -42,7 +45,8 @@ grcuda_status launch(const grcuda_stream* s,
                                     vlen,
                                     length,
                                     grcuda_complex32{ scale.real(), scale.imag() },
-                                    max_iter);
+                                    max_iter,
+                                    position);
 }
 
 template <class T>
@@ -93,7 +97,7 @@ moving_average_impl<T>::moving_average_impl(int length,
       d_new_length(length),
       d_new_scale(scale)
 {
-    this->set_history(length);
+    this->set_history(grcuda_moving_average_history(length, max_iter));
 }
 
 template <class T>
@@ -145,12 +149,13 @@ int moving_average_impl<T>::work(int noutput_items,
     if (d_updated) {
         d_length = d_new_length;
         d_scale = d_new_scale;
-        this->set_history(d_length);
+        this->set_history(grcuda_moving_average_history(d_length, d_max_iter));
         d_updated = false;
         return 0; // the history may have changed
     }
     // All noutput_items in one launch: the kernel restarts its sums at least every
-    // max_iter outputs itself, where GNU Radio's block returns after max_iter items.
+    // max_iter outputs itself, at points aligned to the stream, where GNU Radio's block
+    // returns after max_iter items.
     check(launch(this->stream(),
                  input_items[0],
                  output_items[0],
@@ -158,7 +163,8 @@ int moving_average_impl<T>::work(int noutput_items,
                  d_vlen,
                  d_length,
                  d_scale,
-                 d_max_iter),
+                 d_max_iter,
+                 this->nitems_written(0)),
           arguments::typed_name<T>("cuda.moving_average").c_str());
     return noutput_items;
 }

@@ -54,7 +54,7 @@ pub use fft_shift::fft_shift;
 pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};
 pub use interleave::{deinterleave, interleave};
 pub use magnitude::{magnitude, magnitude_squared};
-pub use moving_average::moving_average;
+pub use moving_average::{moving_average, moving_average_history};
 pub use multiply_const::multiply_const;
 pub use nlog10::nlog10;
 pub use nvrtc::{compile, version as nvrtc_version};

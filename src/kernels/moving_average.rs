@@ -4,9 +4,11 @@
 //!
 //! GNU Radio keeps a running sum and starts it afresh from the window's items at every
 //! work() call, which processes at most max_iter items. The kernel does the same over
-//! segments of at most [`SEGMENT`] outputs (never more than max_iter), one segment and vector
-//! lane per thread: the sums are rounded as GNU Radio rounds them over runs no longer than
-//! its own.
+//! segments of [`SEGMENT`] outputs (never more than max_iter), one segment and vector lane
+//! per thread: the sums are rounded as GNU Radio rounds them over runs no longer than its
+//! own. The segments are aligned to stream positions, and a call that starts inside one
+//! recomputes it from its start, so the output does not depend on how the stream is split;
+//! that takes a history of [`moving_average_history`] items.
 
 use crate::error::{Error, Result};
 use crate::kernels::element::WindowElement;
@@ -19,10 +21,22 @@ use crate::stream::Stream;
 /// segment, few enough that 2^20 items make thousands of threads.
 const SEGMENT: usize = 32;
 
-/// `output[i] = scale * (input[i] + … + input[i + length - 1])` per lane, for `items` items
-/// of `vlen` values of `T` (f32 or [`Complex32`](crate::kernels::Complex32)). `input` holds
-/// `items + length - 1` items (length - 1 items of history first) and does not overlap the
-/// output. The running sum starts afresh at least every `max_iter` outputs.
+/// The history a moving average block sets (GNU Radio's set_history()): the window's
+/// length - 1 items and the segment a call may start inside.
+pub fn moving_average_history(length: usize, max_iter: usize) -> usize {
+    length.saturating_add(segment_size(max_iter) - 1)
+}
+
+fn segment_size(max_iter: usize) -> usize {
+    SEGMENT.min(max_iter.max(1))
+}
+
+/// `output[i] = scale * (x[i] + … + x[i + length - 1])` per lane, for `items` items of
+/// `vlen` values of `T` (f32 or [`Complex32`](crate::kernels::Complex32)), where x is the
+/// input after its history: `input` holds [`moving_average_history`]` - 1 + items` items
+/// and does not overlap the output. `position` is the stream index of the first output (GNU
+/// Radio's nitems_written), to which the running sum's restarts (at least every `max_iter`
+/// outputs) are aligned.
 ///
 /// # Safety
 /// `input` and `output` must address that many valid items of device memory of the stream's
@@ -37,6 +51,7 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
     length: usize,
     scale: T,
     max_iter: usize,
+    position: u64,
 ) -> Result<()> {
     if vlen == 0 || length == 0 || max_iter == 0 {
         return Err(Error::invalid_argument(format!(
@@ -47,19 +62,20 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
         return Ok(());
     }
     let input_items = items
-        .checked_add(length - 1)
+        .checked_add(moving_average_history(length, max_iter) - 1)
         .ok_or_else(|| Error::invalid_argument("the moving_average input size overflows"))?;
     let input_range = validate::array::<T>("input", input, validate::product("input", &[input_items, vlen])?)?;
     let output_range = validate::array::<T>("output", output, validate::product("output", &[items, vlen])?)?;
     validate::disjoint(("input", &input_range), ("output", &output_range))?;
-    let segment = SEGMENT.min(max_iter);
-    let on_cpu = || unsafe { cpu::moving_average(input, output, items, vlen, length, scale, segment) };
+    let segment = segment_size(max_iter);
+    let phase = (position % segment as u64) as usize;
+    let on_cpu = || unsafe { cpu::moving_average(input, output, items, vlen, length, scale, segment, phase) };
     launch::run(stream, MOVING_AVERAGE_KERNELS.variant(T::NAME), on_cpu, |kernel| {
         let (items_argument, vlen_argument, length_argument) = (items as u64, vlen as u64, length as u64);
-        let segment_argument = segment as u64;
+        let (segment_argument, phase_argument) = (segment as u64, phase as u64);
         unsafe {
             kernel.launch(
-                items.div_ceil(segment) * vlen,
+                (phase + items).div_ceil(segment) * vlen,
                 &mut [
                     argument(&input),
                     argument(&output),
@@ -68,6 +84,7 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
                     argument(&length_argument),
                     argument(&scale),
                     argument(&segment_argument),
+                    argument(&phase_argument),
                 ],
             )
         }

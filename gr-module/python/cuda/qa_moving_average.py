@@ -4,7 +4,7 @@
 #
 """cuda.moving_average_ff/cc against blocks.moving_average_ff/cc on 10^6 random samples:
 lengths 1 to 1000, vectors, small max_iter, a DC offset (where a running sum loses most),
-small calls, and set_length_and_scale."""
+the same bits however the stream is split into calls, and set_length_and_scale."""
 
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest
@@ -56,10 +56,19 @@ class qa_moving_average(flowgraph_test):
                     getattr(blocks, "moving_average_" + suffix), dtype, data, length, scale, max_iter, vlen
                 )
                 assert_relative(self, got, want, f"{suffix} length {length} vlen {vlen} max_iter {max_iter}")
+                # The running sum restarts at points aligned to the stream: calls of any size
+                # give the same bits.
                 split = self.average(
                     getattr(cuda, "moving_average_" + suffix), dtype, data, length, scale, max_iter, vlen, 777
                 )
-                assert_relative(self, split, want, f"{suffix} length {length}, calls of 777 items")
+                np.testing.assert_array_equal(split, got, f"{suffix} length {length}, calls of 777 items")
+
+    def test_calls_of_one_item_give_the_same_bits(self):
+        data = self.random(np.complex64, 20_000) + np.complex64(3)
+        for length, max_iter in ((7, 4096), (40, 5)):
+            whole = self.average(cuda.moving_average_cc, np.complex64, data, length, 0.25, max_iter, 1)
+            single = self.average(cuda.moving_average_cc, np.complex64, data, length, 0.25, max_iter, 1, 1)
+            np.testing.assert_array_equal(single, whole, f"length {length} max_iter {max_iter}")
 
     def test_length_one_vectors_are_the_scaled_input(self):
         # GNU Radio's vlen > 1 path starts its sum with an item too many for length 1.

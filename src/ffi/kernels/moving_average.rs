@@ -17,6 +17,7 @@ fn moving_average<T: WindowElement + Default>(
     length: usize,
     scale: T,
     max_iter: usize,
+    position: u64,
 ) -> grcuda_status {
     guard(|| unsafe {
         kernels::moving_average(
@@ -28,15 +29,27 @@ fn moving_average<T: WindowElement + Default>(
             length,
             scale,
             max_iter,
+            position,
         )
     })
 }
 
-/// output[i] = scale * (input[i] + ... + input[i + length - 1]) per vector lane, for `items`
-/// items of `vlen` floats, as GNU Radio's moving_average_ff computes it: a running sum
-/// started afresh at least every `max_iter` outputs. `input` holds items + length - 1 items
-/// (length - 1 of history first) and does not overlap the output; vlen, length and max_iter
-/// are at least 1.
+/// The history (GNU Radio's set_history()) a moving average of `length` items restarted at
+/// least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
+/// up to 32 outputs that a call may start inside, which it recomputes so that the output
+/// does not depend on how the stream is split into calls.
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_moving_average_history(length: usize, max_iter: usize) -> usize {
+    kernels::moving_average_history(length, max_iter)
+}
+
+/// output[i] = scale * (x[i] + ... + x[i + length - 1]) per vector lane, for `items` items of
+/// `vlen` floats, where x is the input after its history, as GNU Radio's moving_average_ff
+/// computes it: a running sum started afresh at least every `max_iter` outputs, at points
+/// aligned to the stream. `input` holds `items` items after a history of
+/// grcuda_moving_average_history(length, max_iter) - 1 items (as GNU Radio hands a block its
+/// input) and does not overlap the output; `position` is the stream index of the first output (GNU Radio's
+/// nitems_written); vlen, length and max_iter are at least 1.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_moving_average_ff(
@@ -48,8 +61,9 @@ pub extern "C" fn grcuda_moving_average_ff(
     length: usize,
     scale: f32,
     max_iter: usize,
+    position: u64,
 ) -> grcuda_status {
-    moving_average(stream, input, output, items, vlen, length, scale, max_iter)
+    moving_average(stream, input, output, items, vlen, length, scale, max_iter, position)
 }
 
 /// As grcuda_moving_average_ff(), for complex float items and a complex scale.
@@ -64,6 +78,7 @@ pub extern "C" fn grcuda_moving_average_cc(
     length: usize,
     scale: grcuda_complex32,
     max_iter: usize,
+    position: u64,
 ) -> grcuda_status {
-    moving_average(stream, input, output, items, vlen, length, Complex32::from(scale), max_iter)
+    moving_average(stream, input, output, items, vlen, length, Complex32::from(scale), max_iter, position)
 }

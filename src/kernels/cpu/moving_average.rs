@@ -7,9 +7,9 @@ use super::read;
 use crate::kernels::element::WindowElement;
 
 /// # Safety
-/// `items + length - 1` input items and `items` output items of `vlen` values valid, not
-/// overlapping.
-#[allow(clippy::too_many_arguments)] // the launcher's parameters and the segment
+/// `segment - 1 + items + length - 1` input items and `items` output items of `vlen` values
+/// valid, not overlapping; `phase < segment`.
+#[allow(clippy::too_many_arguments)] // the launcher's parameters, the segment and the phase
 pub(crate) unsafe fn moving_average<T: WindowElement + Default>(
     input: u64,
     output: u64,
@@ -18,16 +18,21 @@ pub(crate) unsafe fn moving_average<T: WindowElement + Default>(
     length: usize,
     scale: T,
     segment: usize,
+    phase: usize,
 ) {
     let output = output as *mut T;
-    for first in (0..items).step_by(segment) {
-        let end = (first + segment).min(items);
+    // Item 0 here is `phase` items before the call's first output's window start.
+    let window_start = input as usize + (segment - 1 - phase) * vlen * size_of::<T>();
+    for first in (0..phase + items).step_by(segment) {
+        let end = (first + segment).min(phase + items);
         for lane in 0..vlen {
-            let at = |item: usize| unsafe { read::<T>(input, item * vlen + lane) };
+            let at = |item: usize| unsafe { read::<T>(window_start as u64, item * vlen + lane) };
             let mut sum = (first..first + length - 1).fold(T::default(), |sum, item| sum.add(at(item)));
             for i in first..end {
                 sum = sum.add(at(i + length - 1));
-                unsafe { output.add(i * vlen + lane).write(sum.multiply(scale)) };
+                if i >= phase {
+                    unsafe { output.add((i - phase) * vlen + lane).write(sum.multiply(scale)) };
+                }
                 sum = sum.subtract(at(i));
             }
         }
