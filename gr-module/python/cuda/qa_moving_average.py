@@ -7,28 +7,9 @@ lengths 1 to 1000, vectors, small max_iter, a DC offset (where a running sum los
 the same bits however the stream is split into calls, and set_length_and_scale."""
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gr_unittest
 from gnuradio import cuda
-from qa_support import flowgraph_test
-
-
-def run(sources, block, sinks):
-    """Connects sources[i] to input i of block and output j to sinks[j], runs, returns the
-    sinks' data as arrays."""
-    tb = gr.top_block()
-    for port, source in enumerate(sources):
-        tb.connect(source, (block, port))
-    for port, sink in enumerate(sinks):
-        tb.connect((block, port), sink)
-    tb.run()
-    return [np.array(sink.data()) for sink in sinks]
-
-
-def assert_relative(test, got, want, message=""):
-    """Agreement to 1e-5 of the output's RMS, as the CPU block gives it."""
-    test.assertEqual(len(got), len(want), message)
-    scale = max(float(np.sqrt(np.mean(np.abs(want) ** 2))), 1e-30)
-    test.assertLess(float(np.max(np.abs(got - want), initial=0.0)) / scale, 1e-5, message)
+from qa_support import assert_relative, flowgraph_test, run_ports
 
 
 class qa_moving_average(flowgraph_test):
@@ -41,7 +22,7 @@ class qa_moving_average(flowgraph_test):
         block = make(length, scale, max_iter, vlen)
         if max_output:
             block.set_max_noutput_items(max_output)
-        return run([source_of(data, False, vlen)], block, [sink_of(vlen)])[0]
+        return run_ports([source_of(data, False, vlen)], block, [sink_of(vlen)])[0]
 
     def test_against_gnuradio(self):
         cases = [(1, 1, 4096), (2, 1, 4096), (31, 1, 4096), (1000, 1, 4096), (17, 4, 4096), (64, 1, 100), (5, 3, 7)]
@@ -84,12 +65,12 @@ class qa_moving_average(flowgraph_test):
         block.set_scale(2.0)
         self.assertEqual((block.length(), block.scale()), (30, 2.0))
         data = self.random(np.complex64, 50_000)
-        got = run([blocks.vector_source_c(data)], block, [blocks.vector_sink_c()])[0]
+        got = run_ports([blocks.vector_source_c(data)], block, [blocks.vector_sink_c()])[0]
         # GNU Radio's block takes the new length at its first work(), which returns 0 items
         # with the new history: the same number of outputs.
         reference = blocks.moving_average_cc(10, 1.0)
         reference.set_length_and_scale(30, 2.0)
-        want = run([blocks.vector_source_c(data)], reference, [blocks.vector_sink_c()])[0]
+        want = run_ports([blocks.vector_source_c(data)], reference, [blocks.vector_sink_c()])[0]
         assert_relative(self, got, want)
 
 

@@ -5,28 +5,9 @@
 """cuda.multiply_ff/cc against blocks.multiply_ff/cc on random data, 1 to 3 inputs."""
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gr_unittest
 from gnuradio import cuda
-from qa_support import flowgraph_test
-
-
-def run(sources, block, sinks):
-    """Connects sources[i] to input i of block and output j to sinks[j], runs, returns the
-    sinks' data as arrays."""
-    tb = gr.top_block()
-    for port, source in enumerate(sources):
-        tb.connect(source, (block, port))
-    for port, sink in enumerate(sinks):
-        tb.connect((block, port), sink)
-    tb.run()
-    return [np.array(sink.data()) for sink in sinks]
-
-
-def assert_relative(test, got, want, message=""):
-    """Agreement to 1e-5 of the output's RMS, as the CPU block gives it."""
-    test.assertEqual(len(got), len(want), message)
-    scale = max(float(np.sqrt(np.mean(np.abs(want) ** 2))), 1e-30)
-    test.assertLess(float(np.max(np.abs(got - want), initial=0.0)) / scale, 1e-5, message)
+from qa_support import assert_relative, flowgraph_test, run_ports
 
 
 class qa_multiply(flowgraph_test):
@@ -40,7 +21,7 @@ class qa_multiply(flowgraph_test):
                     n = 10_007 * vlen
                     data = [self.random(dtype, n) for _ in range(inputs)]
                     results = [
-                        run(
+                        run_ports(
                             [source(values, False, vlen) for values in data],
                             make(vlen),
                             [sink(vlen)],
