@@ -24,6 +24,7 @@ mod copy;
 mod cpu;
 mod disk_cache;
 mod element;
+mod elementwise;
 mod fft_shift;
 pub mod fir_filter;
 mod interleave;
@@ -31,9 +32,11 @@ mod launch;
 mod magnitude;
 mod module_cache;
 mod move_unit;
+mod moving_average;
 mod multiply_const;
 mod nlog10;
 mod nvrtc;
+mod phase;
 mod program;
 pub(crate) mod validate;
 mod window;
@@ -43,12 +46,18 @@ pub use copy::copy;
 pub use disk_cache::CACHE_DIRECTORY_ENV;
 pub(crate) use disk_cache::DiskCache;
 pub use element::{Complex32, Element, WindowElement};
+pub use elementwise::{
+    ComplexPart, complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply,
+    multiply_conjugate,
+};
 pub use fft_shift::fft_shift;
 pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};
 pub use interleave::{deinterleave, interleave};
 pub use magnitude::{magnitude, magnitude_squared};
+pub use moving_average::{moving_average, moving_average_history};
 pub use multiply_const::multiply_const;
 pub use nlog10::nlog10;
 pub use nvrtc::{compile, version as nvrtc_version};
+pub use phase::{advance_phase, quadrature_demod, rotator};
 pub use program::{Program, programs};
 pub use window::window;
