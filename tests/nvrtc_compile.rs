@@ -89,6 +89,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     }
     for types in ["ccc", "ccf", "fff"] {
         expected.push(format!("grcuda_fir_filter_{types}"));
+        expected.push(format!("grcuda_fir_filter_tiled_{types}"));
     }
     expected.push("grcuda_overlap_save_multiply".to_string());
     for name in [
