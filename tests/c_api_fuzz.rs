@@ -1217,8 +1217,11 @@ impl Fuzzer {
                 let input = self.array(backend, total, item);
                 let output = if self.rng.percent(15) { input } else { self.array(backend, total, item) };
                 let (function, status) = match choice {
-                    12 => {
+                    12 if self.rng.percent(50) => {
                         ("grcuda_fft_shift_cc", grcuda_fft_shift_cc(stream, input as _, output as _, length, vectors))
+                    }
+                    12 => {
+                        ("grcuda_ifft_shift_cc", grcuda_ifft_shift_cc(stream, input as _, output as _, length, vectors))
                     }
                     _ => {
                         let taps = self.array(backend, if length <= MAX_ITEMS { length } else { usize::MAX }, 4);

@@ -347,6 +347,12 @@ fn fft_shift_matches_numpy_for_even_and_odd_lengths() {
                 }
             }
             assert_eq!(actual, expected, "fft_shift of {vectors} vectors of {length}");
+            unsafe {
+                kernels::ifft_shift(&harness.stream, output.address(), input_buffer.address(), length, vectors)
+                    .unwrap()
+            };
+            let restored = harness.read::<Complex32>(input_buffer.address(), length * vectors);
+            assert_eq!(restored, input, "ifft_shift undoes fft_shift for {vectors} vectors of {length}");
         }
     }
     // numpy.fft.fftshift([0, 1, 2, 3, 4]) == [3, 4, 0, 1, 2]
@@ -356,6 +362,10 @@ fn fft_shift_matches_numpy_for_even_and_odd_lengths() {
     unsafe { kernels::fft_shift(&harness.stream, ramp_buffer.address(), output.address(), 5, 1).unwrap() };
     let shifted: Vec<f32> = harness.read::<Complex32>(output.address(), 5).iter().map(|x| x.re).collect();
     assert_eq!(shifted, [3.0, 4.0, 0.0, 1.0, 2.0]);
+    // numpy.fft.ifftshift([0, 1, 2, 3, 4]) == [2, 3, 4, 0, 1]
+    unsafe { kernels::ifft_shift(&harness.stream, ramp_buffer.address(), output.address(), 5, 1).unwrap() };
+    let unshifted: Vec<f32> = harness.read::<Complex32>(output.address(), 5).iter().map(|x| x.re).collect();
+    assert_eq!(unshifted, [2.0, 3.0, 4.0, 0.0, 1.0]);
 }
 
 // ---- window ----
@@ -518,6 +528,8 @@ fn bad_addresses_and_sizes_are_invalid_arguments() {
         invalid(kernels::magnitude(stream, a, a, 4));
         invalid(kernels::fft_shift(stream, a, b, 0, 4));
         invalid(kernels::fft_shift(stream, a, a, 8, 1));
+        invalid(kernels::ifft_shift(stream, a, b, 0, 4));
+        invalid(kernels::ifft_shift(stream, a, a, 8, 1));
         invalid(kernels::fft_shift(stream, a, b, usize::MAX, 2));
         invalid(kernels::window::<f32>(stream, a, b, a, 0, 1));
         invalid(kernels::window::<Complex32>(stream, a, a + 8, a, 4, 1));

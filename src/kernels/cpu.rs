@@ -72,8 +72,7 @@ pub(crate) unsafe fn nlog10(input: u64, output: u64, count: usize, factor: f32, 
 
 /// # Safety
 /// `count` (a multiple of `length`) items valid at both addresses, which do not overlap.
-pub(crate) unsafe fn fft_shift(input: u64, output: u64, length: usize, count: usize) {
-    let rotation = length - length / 2;
+pub(crate) unsafe fn fft_shift(input: u64, output: u64, length: usize, rotation: usize, count: usize) {
     unsafe {
         generate(output, count, |i| {
             let position = i % length;

@@ -41,7 +41,7 @@ pub use add::add;
 pub use copy::copy;
 pub use disk_cache::CACHE_DIRECTORY_ENV;
 pub use element::{Complex32, Element, WindowElement};
-pub use fft_shift::fft_shift;
+pub use fft_shift::{fft_shift, ifft_shift};
 pub use interleave::{deinterleave, interleave};
 pub use magnitude::{magnitude, magnitude_squared};
 pub use multiply_const::multiply_const;
