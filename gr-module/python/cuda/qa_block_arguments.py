@@ -313,13 +313,16 @@ def cupy_bad_arguments():
             lambda: cuda.noise_source_cupy().set_amplitude(INF),
         ),
         refused(
-            "noise_source_cupy", "seed", "at least 0, got -1", lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1, -1)
+            "noise_source_cupy",
+            "seed",
+            f"at least {-(2**63)}, got {-(2**63) - 1}",
+            lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1, -(2**63) - 1),
         ),
         refused(
             "random_uniform_source_cupy",
             "seed",
-            "at least 0, got -1",
-            lambda: cuda.random_uniform_source_cupy(0, 2, -1),
+            f"at least {-(2**63)}, got {-(2**63) - 1}",
+            lambda: cuda.random_uniform_source_cupy(0, 2, -(2**63) - 1),
         ),
         refused(
             "random_uniform_source_cupy",
@@ -330,6 +333,7 @@ def cupy_bad_arguments():
         refused("repeat_cupy", "interp", "between 1 and 2^31 - 1, got 0", lambda: cuda.repeat_cupy(0)),
         refused("repeat_cupy", "interp", "got 2147483648", lambda: cuda.repeat_cupy(2**31)),
         refused("repeat_cupy", "interp", "got 0", lambda: cuda.repeat_cupy(2).set_interpolation(0)),
+        refused("repeat_cupy", "interp", "must be an integer, not 2.5", lambda: cuda.repeat_cupy(2.5)),
         refused("repeat_cupy", "vlen", "between 1 and 2^29 - 1", lambda: cuda.repeat_cupy(2, 0)),
         refused("repeat_cupy", "vlen", "got 536870912", lambda: cuda.repeat_cupy(2, 2**29)),
         refused(
@@ -363,6 +367,8 @@ def cupy_good_arguments():
         lambda: cuda.vector_source_cupy([1, 2, 3, 4], True, 4, dtype=f32),
         lambda: cuda.vector_source_cupy([], True, INT_MAX, dtype=np.uint8),
         lambda: cuda.noise_source_cupy(analog.GR_UNIFORM, -2.0, 2**64),
+        lambda: cuda.noise_source_cupy(analog.GR_UNIFORM, 1.0, -(2**63)),
+        lambda: cuda.random_uniform_source_cupy(0, 2, -1),
         lambda: cuda.random_uniform_source_cupy(-128, 128, 0, np.int8),
         lambda: cuda.repeat_cupy(1),
         lambda: cuda.repeat_cupy(INT_MAX, 2**29 - 1, f32, INT_MAX),

@@ -10,6 +10,7 @@
 namespace py = pybind11;
 
 void bind_block_context(py::module& m);
+void bind_cuda_block_helper(py::module& m);
 void bind_cuda_buffer(py::module& m);
 void bind_python_gateway(py::module& m);
 // One per block, each in <block>_python.cc (gr_modtool add appends here).
@@ -49,6 +50,7 @@ PYBIND11_MODULE(cuda_python, m)
     py::module::import("gnuradio.gr");
 
     bind_block_context(m);
+    bind_cuda_block_helper(m);
     bind_cuda_buffer(m);
     bind_python_gateway(m);
     // BINDING_FUNCTION_CALLS(
