@@ -348,8 +348,7 @@ fn fft_shift_matches_numpy_for_even_and_odd_lengths() {
             }
             assert_eq!(actual, expected, "fft_shift of {vectors} vectors of {length}");
             unsafe {
-                kernels::ifft_shift(&harness.stream, output.address(), input_buffer.address(), length, vectors)
-                    .unwrap()
+                kernels::ifft_shift(&harness.stream, output.address(), input_buffer.address(), length, vectors).unwrap()
             };
             let restored = harness.read::<Complex32>(input_buffer.address(), length * vectors);
             assert_eq!(restored, input, "ifft_shift undoes fft_shift for {vectors} vectors of {length}");
