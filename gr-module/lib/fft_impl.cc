@@ -5,9 +5,9 @@
 
 // The FFT block chains libgrcuda kernels on its stream: real-to-complex (interleaving
 // zeros), window, shift (ifftshift before an inverse, fftshift after a forward transform,
-// as fft_vcc) and cuFFT, through two scratch arrays. The block owns its FFT plan, made in the constructor
-// on its stream. Each work() call transforms a power-of-two batch, so the cuFFT handles
-// the plan keeps per batch stay few whatever noutput_items is.
+// as fft_vcc) and cuFFT, through two scratch arrays. The block owns its FFT plan, made in
+// the constructor on its stream. Each work() call transforms a power-of-two batch, so the
+// cuFFT handles the plan keeps per batch stay few whatever noutput_items is.
 
 #include "arguments.h"
 #include "fft_impl.h"
