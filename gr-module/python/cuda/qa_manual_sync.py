@@ -8,6 +8,9 @@ wait_for_inputs/mark_outputs_ready or wait_for_work/mark_work_done around their 
 multiply_const_py and add_py, next to this module's C++ and CuPy blocks; CuPy on a GPU, NumPy
 on the simulated backend."""
 
+import gc
+import weakref
+
 import numpy as np
 from gnuradio import analog, blocks, gr, gr_unittest
 
@@ -131,16 +134,33 @@ class qa_manual_sync(flowgraph_test):
         np.testing.assert_allclose(np.array(sink.data()), data * 6, rtol=1e-6)
 
     def test_vector_items(self):
+        # The blocks are made inline, referenced by nothing but the flowgraph, as in
+        # tb.connect(source, cuda.multiply_const_py(...), sink): they live while it does.
         data = self.random(np.float32, 4 * 5001)
-        for block, expected in (
-            (cuda.multiply_const_py(-2.0, np.float32, 4), data * -2.0),
-            (cuda.add_py(1, np.float32, 4), data),
+        for chain, expected in (
+            (lambda: [cuda.multiply_const_py(-2.0, np.float32, 4)], data * -2.0),
+            (lambda: [cuda.add_py(1, np.float32, 4)], data),
+            (lambda: [cuda.multiply_const_py(-2.0, np.float32, 4), cuda.add_py(1, np.float32, 4)], data * -2.0),
         ):
             tb = gr.top_block()
             sink = blocks.vector_sink_f(4)
-            tb.connect(blocks.vector_source_f(data, False, 4), block, sink)
+            tb.connect(blocks.vector_source_f(data, False, 4), *chain(), sink)
+            gc.collect()
             tb.run()
             np.testing.assert_allclose(np.array(sink.data()), expected, rtol=1e-6)
+
+    def test_inline_blocks_are_released_with_their_flowgraph(self):
+        block = cuda.multiply_const_py(2.0, np.float32)
+        alive = weakref.ref(block)
+        tb = gr.top_block()
+        tb.connect(blocks.vector_source_f(self.random(np.float32, 1000)), block, blocks.null_sink(4))
+        del block
+        gc.collect()
+        self.assertIsNotNone(alive(), "freed while its flowgraph holds it")
+        tb.run()
+        del tb
+        gc.collect()
+        self.assertIsNone(alive(), "kept after its flowgraph was freed")
 
     def test_reference_style_general_block(self):
         data = self.random(np.float32, 100_001)

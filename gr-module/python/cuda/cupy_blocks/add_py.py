@@ -9,11 +9,12 @@ import numpy
 from gnuradio import gr
 
 from ..arrays import array_module, as_cupy
+from ..lifetime import kept_alive
 from ..manual_sync import io_signature_make, mark_outputs_ready, new_stream, wait_for_inputs
 from .support import MAX_PORTS, checked_count, checked_dtype, checked_elements_per_item, item_type
 
 
-class add_py(gr.sync_block):
+class add_py(kept_alive, gr.sync_block):
     """The sum of num_inputs streams on the block's own stream, like blocks.add_cc/ff/ii/ss
     (integers wrap around)."""
 

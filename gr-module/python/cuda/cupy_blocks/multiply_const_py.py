@@ -9,11 +9,12 @@ import numpy
 from gnuradio import gr
 
 from ..arrays import array_module, as_cupy
+from ..lifetime import kept_alive
 from ..manual_sync import io_signature_make, mark_outputs_ready, new_stream, wait_for_inputs
 from .support import checked_dtype, checked_elements_per_item, checked_scalar, item_type
 
 
-class multiply_const_py(gr.sync_block):
+class multiply_const_py(kept_alive, gr.sync_block):
     """output = input * k on the block's own stream, like blocks.multiply_const_cc/ff/ii/ss."""
 
     SUPPORTED = (numpy.complex64, numpy.float32, numpy.int32, numpy.int16)
