@@ -795,6 +795,18 @@ enum grcuda_status grcuda_nlog10_ff(const struct grcuda_stream *stream,
                                     float offset);
 
 /**
+ * Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
+ * read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
+ * Output may equal input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_load(const struct grcuda_stream *stream,
+                               const void *input,
+                               void *output,
+                               size_t bytes,
+                               uint64_t iterations);
+
+/**
  * Swaps the halves of each of `vectors` complex float vectors of `length` items as
  * numpy.fft.fftshift does: output[j] = input[(j + ceil(length / 2)) mod length]. Input and
  * output must not overlap.

@@ -1114,7 +1114,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(19);
+        let choice = self.rng.below(20);
         match choice {
             0 => {
                 let count = self.count();
@@ -1273,6 +1273,15 @@ impl Fuzzer {
                 self.check(function, status, scope, || {
                     format!("{count} streams, {interleaved:#x}, {items} x {item_size}")
                 });
+            }
+            17 => {
+                let bytes = self.count();
+                let input = self.array(backend, bytes, 1);
+                let output = if self.rng.percent(20) { input } else { self.array(backend, bytes, 1) };
+                // Small: the simulated backend does every iteration on the CPU.
+                let iterations = self.rng.pick(&[0, 1, 2, 5]);
+                let status = grcuda_load(stream, input as _, output as _, bytes, iterations);
+                self.check("grcuda_load", status, scope, || format!("{input:#x}, {output:#x}, {bytes}, {iterations}"));
             }
             _ => self.fft_call(stream, backend),
         }

@@ -81,7 +81,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     for name in ["float32", "complex64"] {
         expected.push(format!("grcuda_window_{name}"));
     }
-    for name in ["grcuda_magnitude", "grcuda_magnitude_squared", "grcuda_nlog10", "grcuda_fft_shift"] {
+    for name in ["grcuda_magnitude", "grcuda_magnitude_squared", "grcuda_nlog10", "grcuda_fft_shift", "grcuda_load"] {
         expected.push(name.to_string());
     }
     for name in &expected {

@@ -226,6 +226,21 @@ pub extern "C" fn grcuda_nlog10_ff(
     guard(|| unsafe { kernels::nlog10(stream_argument(stream)?, input as u64, output as u64, count, factor, offset) })
 }
 
+/// Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
+/// read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
+/// Output may equal input.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_load(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    bytes: usize,
+    iterations: u64,
+) -> grcuda_status {
+    guard(|| unsafe { kernels::load(stream_argument(stream)?, input as u64, output as u64, bytes, iterations) })
+}
+
 /// Swaps the halves of each of `vectors` complex float vectors of `length` items as
 /// numpy.fft.fftshift does: output[j] = input[(j + ceil(length / 2)) mod length]. Input and
 /// output must not overlap.

@@ -38,8 +38,9 @@ program!(NLOG10, "nlog10.cu");
 program!(FFT_SHIFT, "fft_shift.cu");
 program!(WINDOW, "window.cu");
 program!(INTERLEAVE, "interleave.cu");
+program!(LOAD, "load.cu");
 
-const PROGRAMS: &[Program] = &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE];
+const PROGRAMS: &[Program] = &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE, LOAD];
 
 /// Every kernel source of the library.
 pub fn programs() -> &'static [Program] {
@@ -87,6 +88,7 @@ pub(crate) static INTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_interleave_unit", move_unit::VARIANTS);
 pub(crate) static DEINTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_deinterleave_unit", move_unit::VARIANTS);
+pub(crate) static LOAD_KERNELS: Kernels<1> = Kernels::new(&LOAD, "grcuda_load", [""]);
 
 /// One `extern "C" __global__` function: its program, its name (`base` followed by `variant`)
 /// and its handles on the devices where it is loaded.
@@ -131,7 +133,8 @@ mod tests {
             .chain(kernels(&FFT_SHIFT_KERNELS))
             .chain(kernels(&WINDOW_KERNELS))
             .chain(kernels(&INTERLEAVE_KERNELS))
-            .chain(kernels(&DEINTERLEAVE_KERNELS));
+            .chain(kernels(&DEINTERLEAVE_KERNELS))
+            .chain(kernels(&LOAD_KERNELS));
         let mut ptx = std::collections::HashMap::new();
         for kernel in all {
             let text = ptx
