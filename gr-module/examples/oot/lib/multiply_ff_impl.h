@@ -13,13 +13,13 @@ namespace gr {
 namespace cudaexample {
 
 // The reference module's style: a GNU Radio sync block plus the gr::cuda_block mixin,
-// which gives it d_stream. Such a block synchronises itself (its work() waits for its
-// inputs and marks its outputs); scale_offset_ff shows this module's own base, whose
-// work() waits for nothing on the host.
+// which gives it d_stream. Such a block may synchronise itself (its work() waits for its
+// inputs and marks its outputs) or leave that to gr-cuda's buffers; scale_offset_ff shows
+// gr-cuda's own base, whose work() waits for nothing on the host.
 class multiply_ff_impl : public multiply_ff, public cuda_block
 {
 public:
-    explicit multiply_ff_impl(float k);
+    multiply_ff_impl(float k, bool manual_sync);
 
     float k() const override { return d_k; }
     void set_k(float k) override { d_k = k; }
@@ -30,6 +30,7 @@ public:
 
 private:
     float d_k; // set under d_setlock, which GNU Radio also holds around work()
+    const bool d_manual_sync;
 };
 
 } // namespace cudaexample

@@ -8,18 +8,21 @@
 
 // The C++ API of the reference gr-cuda module for blocks that run their own CUDA stream
 // (docs/PORTING.md): the gr::cuda_block mixin, which gives a block d_stream, and the
-// manual-synchronisation helpers its work() calls around its kernels. Blocks of this
+// manual-synchronisation helpers its work() may call around its kernels. Blocks of this
 // module derive from gr::cuda::cuda_sync_block<Interface> instead, whose work() is only
 // its kernel launches; a block written for the reference compiles and runs here
-// unchanged.
+// unchanged, with or without the helpers.
 //
 // A block with the mixin is a host-synchronous party of its cuda_buffers (docs/
 // ARCHITECTURE.md): GNU Radio's buffers know nothing of d_stream, so its work must be
-// complete when work() returns. The helpers make it so: wait_for_inputs() waits until the
-// items GNU Radio offers on every cuda_buffer input are written, mark_outputs_ready()
-// waits for d_stream, after which the outputs are visible to every reader (GNU Radio
-// posts them when work() returns). Writing outputs over items readers still use is
-// ordered by the buffers themselves, which wait on the host for such a writer.
+// complete when GNU Radio posts its outputs or reuses what it read. The cuda_buffers see
+// the mixin on their writer and readers and make it so themselves: they wait until the
+// items offered to such a block are written before its work() runs, for its stream
+// before they post its outputs, and for its stream before its writer reuses items it
+// consumed. The helpers do the first two from work(), as in the reference:
+// wait_for_inputs() waits until the items GNU Radio offers on every cuda_buffer input are
+// written, mark_outputs_ready() waits for d_stream, after which the outputs are visible
+// to every reader.
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/cuda/api.h>

@@ -22,6 +22,7 @@ void bind_copy(py::module& m);
 void bind_fft(py::module& m);
 void bind_fft_shift(py::module& m);
 void bind_head(py::module& m);
+void bind_load(py::module& m);
 void bind_multiply_const(py::module& m);
 void bind_nlog10_ff(py::module& m);
 void bind_nop(py::module& m);
@@ -61,6 +62,7 @@ PYBIND11_MODULE(cuda_python, m)
     bind_fft(m);
     bind_fft_shift(m);
     bind_head(m);
+    bind_load(m);
     bind_multiply_const(m);
     bind_nlog10_ff(m);
     bind_nop(m);

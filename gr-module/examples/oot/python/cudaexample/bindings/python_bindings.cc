@@ -32,7 +32,7 @@ PYBIND11_MODULE(cudaexample_python, m)
                                           "multiply_ff",
                                           "out = in * k for floats, on the GPU, in the "
                                           "reference gr-cuda module's C++ style.")
-        .def(py::init(&multiply::make), py::arg("k"))
+        .def(py::init(&multiply::make), py::arg("k"), py::arg("manual_sync") = true)
         .def("k", &multiply::k)
         .def("set_k", &multiply::set_k, py::arg("k"));
 }
