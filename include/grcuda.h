@@ -129,6 +129,31 @@
 #define GRCUDA_FFT_REAL_FORWARD 2
 
 /**
+ * FIR method: the direct form for short filters, overlap-save through cuFFT for long ones
+ * (the limit is grcuda_fir_filter_direct_tap_limit()).
+ */
+#define GRCUDA_FIR_AUTOMATIC 0
+
+/**
+ * FIR method: one dot product per output.
+ */
+#define GRCUDA_FIR_DIRECT 1
+
+/**
+ * FIR method: overlap-save convolution through cuFFT, writing every output asked for (a call
+ * that ends inside a segment rounds its last outputs slightly differently, about 1e-7 of the
+ * signal, from a split of the stream that ends elsewhere).
+ */
+#define GRCUDA_FIR_FFT 2
+
+/**
+ * FIR method: overlap-save on complete segments only, as GNU Radio's fft_filter_xxx: the
+ * same output bit for bit however the stream is split; outputs of a segment whose input has
+ * not all arrived wait (grcuda_fir_filter_output_multiple() outputs per segment).
+ */
+#define GRCUDA_FIR_FFT_WHOLE_SEGMENTS 3
+
+/**
  * Message level: information, such as the backend chosen when no GPU is usable.
  */
 #define GRCUDA_LOG_INFO 1
@@ -243,6 +268,12 @@ typedef struct grcuda_event grcuda_event;
  * thread at a time.
  */
 typedef struct grcuda_fft_plan grcuda_fft_plan;
+
+/**
+ * A decimating FIR filter on one stream, with its taps in device memory. Used by one thread
+ * at a time.
+ */
+typedef struct grcuda_fir_filter grcuda_fir_filter;
 
 /**
  * Memory owned by this library; freed with grcuda_memory_free().
@@ -675,6 +706,149 @@ enum grcuda_status grcuda_fft_plan_execute(struct grcuda_fft_plan *plan,
 void grcuda_fft_plan_free(struct grcuda_fft_plan *plan);
 
 /**
+ * Creates a filter of complex input, `tap_count` complex taps and complex output, keeping
+ * one output in `decimation`, on `stream` (which it keeps alive), as GNU Radio's
+ * fir_filter_ccc: output j is the dot product of the reversed taps with the input from item
+ * j * decimation on. `method` is GRCUDA_FIR_AUTOMATIC, _DIRECT or _FFT. No taps, non-finite
+ * taps and a decimation of 0 are GRCUDA_STATUS_INVALID_ARGUMENT; the FFT method without cuFFT
+ * is GRCUDA_STATUS_UNSUPPORTED. The taps are copied (the call waits for the copy). Free it
+ * with grcuda_fir_filter_free().
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fir_filter_new_ccc(const struct grcuda_stream *stream,
+                                             size_t decimation,
+                                             uint32_t method,
+                                             const struct grcuda_complex32 *taps,
+                                             size_t tap_count,
+                                             struct grcuda_fir_filter **filter_out);
+
+/**
+ * As grcuda_fir_filter_new_ccc(), for complex input, float taps and complex output
+ * (fir_filter_ccf).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fir_filter_new_ccf(const struct grcuda_stream *stream,
+                                             size_t decimation,
+                                             uint32_t method,
+                                             const float *taps,
+                                             size_t tap_count,
+                                             struct grcuda_fir_filter **filter_out);
+
+/**
+ * As grcuda_fir_filter_new_ccc(), for float input, float taps and float output
+ * (fir_filter_fff).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fir_filter_new_fff(const struct grcuda_stream *stream,
+                                             size_t decimation,
+                                             uint32_t method,
+                                             const float *taps,
+                                             size_t tap_count,
+                                             struct grcuda_fir_filter **filter_out);
+
+/**
+ * Replaces a ccc filter's taps (their number may change, and with it the history). Waits
+ * for the work queued on the filter's stream first. Float taps for a ccc filter, no taps and
+ * non-finite taps are GRCUDA_STATUS_INVALID_ARGUMENT; on any failure the old taps stay.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fir_filter_set_taps_complex(struct grcuda_fir_filter *filter,
+                                                      const struct grcuda_complex32 *taps,
+                                                      size_t tap_count);
+
+/**
+ * As grcuda_fir_filter_set_taps_complex(), for the float taps of a ccf or fff filter.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fir_filter_set_taps_float(struct grcuda_fir_filter *filter,
+                                                    const float *taps,
+                                                    size_t tap_count);
+
+/**
+ * The history the filter needs, as GNU Radio counts it (set_history()): the input items
+ * before a call's first new item that grcuda_fir_filter_execute() reads, plus one. The tap
+ * count for the direct method; more for the FFT method, whose calls may start in the middle
+ * of a segment. 0 for NULL.
+ */
+size_t grcuda_fir_filter_history(const struct grcuda_fir_filter *filter);
+
+/**
+ * The method the filter uses: GRCUDA_FIR_DIRECT, GRCUDA_FIR_FFT or
+ * GRCUDA_FIR_FFT_WHOLE_SEGMENTS (GRCUDA_FIR_AUTOMATIC for NULL).
+ */
+uint32_t grcuda_fir_filter_method(const struct grcuda_fir_filter *filter);
+
+/**
+ * The outputs of one overlap-save segment (1 for the direct method, and for NULL): a GNU
+ * Radio block using GRCUDA_FIR_FFT_WHOLE_SEGMENTS sets its output multiple to it.
+ */
+size_t grcuda_fir_filter_output_multiple(const struct grcuda_fir_filter *filter);
+
+/**
+ * The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form, for filters of complex
+ * taps (`complex_taps`, ccc) or float taps (ccf, fff).
+ */
+size_t grcuda_fir_filter_direct_tap_limit(bool complex_taps);
+
+/**
+ * Enqueues the filtering of up to `outputs` outputs on the filter's stream, without waiting,
+ * and sets `produced_out` to how many it will write: all of them for the direct method; for
+ * the FFT methods fewer, to keep its batches of transforms to powers of two (call again for
+ * the rest), and with GRCUDA_FIR_FFT_WHOLE_SEGMENTS only the outputs of complete segments
+ * (0 when the input does not complete the first one); otherwise at least one. `position` is the stream index of the first output (GNU Radio's
+ * nitems_written), which the FFT method aligns its segments to, so the output does not depend
+ * on how the stream is split into calls. `input` is device memory of (outputs - 1) *
+ * decimation + grcuda_fir_filter_history() items, the history first; `output` of `outputs`
+ * items, not overlapping the input. Both must stay valid until the work completes.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fir_filter_execute(struct grcuda_fir_filter *filter,
+                                             const void *input,
+                                             void *output,
+                                             size_t outputs,
+                                             uint64_t position,
+                                             size_t *produced_out);
+
+/**
+ * As grcuda_fir_filter_execute() for a filter of complex output, then multiplies output j of
+ * the call by e^(i·(start_phase + j·phase_increment)) (radians; the angle is computed in
+ * double precision). Non-finite phases, and float filters, are GRCUDA_STATUS_INVALID_ARGUMENT.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_fir_filter_execute_rotated(struct grcuda_fir_filter *filter,
+                                                     const void *input,
+                                                     void *output,
+                                                     size_t outputs,
+                                                     uint64_t position,
+                                                     double start_phase,
+                                                     double phase_increment,
+                                                     size_t *produced_out);
+
+/**
+ * Frees a filter. NULL is ignored. It may be freed with work still queued: it first waits
+ * for its stream. Do not free it while another thread uses it.
+ */
+void grcuda_fir_filter_free(struct grcuda_fir_filter *filter);
+
+/**
+ * Names the directory of the on-disk kernel cache for the whole process, where kernels
+ * compiled with NVRTC are kept for later processes. It wins over $GRCUDA_KERNEL_CACHE and the
+ * default ($XDG_CACHE_HOME/grcuda/kernels, else ~/.cache/grcuda/kernels); NULL goes back to
+ * those. `directory` must be an absolute path; it is created when the first kernel is stored
+ * there, and one that cannot be written costs a warning through the log callback, never a
+ * failed launch. Kernels already loaded stay loaded. An empty or relative path is
+ * GRCUDA_STATUS_INVALID_ARGUMENT and leaves the directory as it was.
+ */
+GRCUDA_MUST_USE enum grcuda_status grcuda_set_kernel_cache_directory(const char *directory);
+
+/**
+ * The directory of the on-disk kernel cache now: the one grcuda_set_kernel_cache_directory()
+ * set, else the one from the environment; NULL when there is none (no variable set and no
+ * HOME). The string stays valid until the calling thread's next call of this function.
+ */
+const char *grcuda_kernel_cache_directory(void);
+
+/**
  * Copies `bytes` bytes from `input` to `output` with a kernel.
  */
 GRCUDA_MUST_USE
@@ -795,18 +969,6 @@ enum grcuda_status grcuda_nlog10_ff(const struct grcuda_stream *stream,
                                     float offset);
 
 /**
- * Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
- * read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
- * Output may equal input.
- */
-GRCUDA_MUST_USE
-enum grcuda_status grcuda_load(const struct grcuda_stream *stream,
-                               const void *input,
-                               void *output,
-                               size_t bytes,
-                               uint64_t iterations);
-
-/**
  * Swaps the halves of each of `vectors` complex float vectors of `length` items as
  * numpy.fft.fftshift does: output[j] = input[(j + ceil(length / 2)) mod length]. Input and
  * output must not overlap.
@@ -876,6 +1038,18 @@ enum grcuda_status grcuda_deinterleave(const struct grcuda_stream *stream,
                                        size_t stream_count,
                                        size_t items,
                                        size_t item_size);
+
+/**
+ * Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
+ * read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
+ * Output may equal input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_load(const struct grcuda_stream *stream,
+                               const void *input,
+                               void *output,
+                               size_t bytes,
+                               uint64_t iterations);
 
 /**
  * Sends the library's messages that are not the result of a call (the backend chosen when no

@@ -9,24 +9,53 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 need_commands() {
   local missing=() spec
   for spec in "$@"; do command -v "${spec#*:}" >/dev/null || missing+=("${spec%%:*}"); done
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "== installing ${missing[*]}"
-    as_root apt-get update -qq
-    as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
+  [ ${#missing[@]} -eq 0 ] || install_packages "${missing[@]}"
 }
 
 # Installs the Debian packages given that are not installed yet: `need_packages pkg ...`.
+# Silent when all are there.
 need_packages() {
   local missing=() pkg
   for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q " installed$" || missing+=("$pkg")
   done
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "== installing ${missing[*]}"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
+  [ ${#missing[@]} -eq 0 ] || install_packages "${missing[@]}"
+}
+
+# Installs Debian packages with apt: says which, shows the download and the installation
+# every 10% (apt's own status lines, APT::Status-Fd) and how long it took; apt's and dpkg's
+# output go to $GRCUDA_APT_LOG (default build/apt.log), whose end is shown on a failure.
+install_packages() {
+  local log=${GRCUDA_APT_LOG:-build/apt.log} started=$SECONDS
+  mkdir -p "$(dirname "$log")"
+  echo "== installing $* with apt (details in $log)"
+  echo "   apt: updating the package lists"
+  as_root apt-get update >>"$log" 2>&1 || { tail -20 "$log"; echo "apt-get update failed" >&2; return 1; }
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -o APT::Status-Fd=1 "$@" 2>&1 \
+    | tee -a "$log" | progress_of_apt
+  [ "${PIPESTATUS[0]}" = 0 ] || { tail -20 "$log"; echo "apt-get install $* failed" >&2; return 1; }
+  echo "   installed in $((SECONDS - started)) s"
+}
+
+# Reads apt's status lines ("dlstatus:<n>:<percent>:<what>", "pmstatus:<package>:<percent>:
+# <what>") and prints "apt: downloading|installing N% (<what>)" each time one passes another
+# 10% (a shell loop, as in progress_of_build).
+progress_of_apt() {
+  local kind subject percent what step last_step="" shown=0
+  while IFS=: read -r kind subject percent what; do
+    case $kind in
+      dlstatus) step=downloading ;;
+      pmstatus) step=installing ;;
+      *) continue ;;
+    esac
+    percent=${percent%%.*}
+    [[ $percent =~ ^[0-9]+$ ]] || continue
+    if [ "$step" != "$last_step" ]; then last_step=$step shown=-10; fi
+    if [ "$percent" -ge $((shown + 10)) ]; then
+      shown=$((percent - percent % 10))
+      echo "   apt: $step $percent% ($what)"
+    fi
+  done
 }
 
 require_cargo() {
@@ -56,11 +85,17 @@ build_gr_module() {
 }
 
 # Reads a cmake build's output and prints "<what>: N%" each time it passes another 10%.
+# (A shell loop: mawk, Debian's awk, reads a pipe in blocks and would print it all at the end.)
 progress_of_build() {
-  awk -v what="$1" 'match($0, /^\[ *[0-9]+%\]/) {
-      percent = substr($0, RSTART + 1, RLENGTH - 3) + 0
-      if (percent >= shown + 10) { shown = percent - percent % 10; printf "   %s: %d%%\n", what, percent; fflush() }
-    }'
+  local line percent shown=0
+  while IFS= read -r line; do
+    [[ $line =~ ^\[\ *([0-9]+)%\] ]] || continue
+    percent=${BASH_REMATCH[1]}
+    if [ "$percent" -ge $((shown + 10)) ]; then
+      shown=$((percent - percent % 10))
+      echo "   $1: $percent%"
+    fi
+  done
 }
 
 # The folder of the gnuradio.cuda package installed into <folder>/prefix (build by default),
@@ -74,9 +109,7 @@ gr_module_python_path() {
 setup_nvrtc() {
   local nvrtc_version nvrtc_dir
   need_commands python3:python3
-  if ! python3 -m pip --version >/dev/null 2>&1; then
-    as_root apt-get update -qq && as_root apt-get install -y -qq python3-pip >/dev/null
-  fi
+  python3 -m pip --version >/dev/null 2>&1 || install_packages python3-pip
   nvrtc_version=13.0.88
   nvrtc_dir=target/nvrtc-wheel-$nvrtc_version
   if [ ! -f "$nvrtc_dir/.installed" ]; then

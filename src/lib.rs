@@ -4,7 +4,7 @@
 //! behind a C ABI.
 //!
 //! The safe core (everything but `ffi`) knows nothing of GNU Radio or C: devices, streams,
-//! events, memory, the buffer protocol, the block wrapper, kernels and FFT. `ffi` is the only
+//! events, memory, the buffer protocol, the block wrapper, kernels, FFT and filters. `ffi` is the only
 //! module with `extern "C"` functions; it validates every argument, catches every panic and
 //! turns errors into status codes. The header `include/grcuda.h` is generated from it.
 
@@ -19,6 +19,7 @@ pub mod event;
 mod fallible;
 pub mod ffi;
 pub mod fft;
+pub mod filter;
 pub mod kernels;
 pub mod log;
 pub mod memory;

@@ -32,7 +32,7 @@
 
 use grcuda::ffi::*;
 use std::collections::BTreeMap;
-use std::ffi::{CStr, c_void};
+use std::ffi::{CStr, CString, c_void};
 use std::ptr::{null, null_mut};
 use std::time::Instant;
 
@@ -176,6 +176,14 @@ struct PlanHandle {
     size: usize,
 }
 
+struct FilterHandle {
+    handle: *mut grcuda_fir_filter,
+    backend: Backend,
+    /// 0 = ccc, 1 = ccf, 2 = fff.
+    types: usize,
+    decimation: usize,
+}
+
 struct BlockHandle {
     handle: *mut grcuda_block,
     backend: Backend,
@@ -212,11 +220,14 @@ struct Fuzzer {
     buffers: Vec<BufferHandle>,
     blocks: Vec<BlockHandle>,
     plans: Vec<PlanHandle>,
+    filters: Vec<FilterHandle>,
     calls_by_function: BTreeMap<&'static str, u64>,
     statuses: BTreeMap<&'static str, u64>,
     /// Successful calls by function, for the summary.
     successes: BTreeMap<&'static str, u64>,
     sentinel: String,
+    /// The kernel cache's directory before any call set one.
+    kernel_cache_from_environment: Option<CString>,
     /// Print every checked call (GRCUDA_FUZZ_TRACE=1), to see what a replayed run does.
     trace: bool,
 }
@@ -244,15 +255,20 @@ impl Fuzzer {
             buffers: Vec::new(),
             blocks: Vec::new(),
             plans: Vec::new(),
+            filters: Vec::new(),
             calls_by_function: BTreeMap::new(),
             statuses: BTreeMap::new(),
             successes: BTreeMap::new(),
             sentinel: String::new(),
+            kernel_cache_from_environment: None,
             trace: std::env::var_os(TRACE_ENV).is_some(),
         };
         let mut count = 0;
         let _ = grcuda_device_count(SENTINEL_BACKEND, &mut count);
         fuzzer.sentinel = last_error().unwrap();
+        let directory = grcuda_kernel_cache_directory();
+        fuzzer.kernel_cache_from_environment =
+            (!directory.is_null()).then(|| unsafe { CStr::from_ptr(directory) }.to_owned());
         // The anchors: the simulated device, and the default one (CUDA where there is a GPU).
         for backend in [GRCUDA_BACKEND_SIMULATED, GRCUDA_BACKEND_AUTO] {
             let mut handle = null_mut();
@@ -1114,7 +1130,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(20);
+        let choice = self.rng.below(21);
         match choice {
             0 => {
                 let count = self.count();
@@ -1283,8 +1299,195 @@ impl Fuzzer {
                 let status = grcuda_load(stream, input as _, output as _, bytes, iterations);
                 self.check("grcuda_load", status, scope, || format!("{input:#x}, {output:#x}, {bytes}, {iterations}"));
             }
-            _ => self.fft_call(stream, backend),
+            18 | 19 => self.fft_call(stream, backend),
+            _ => self.filter_call(stream, backend),
         }
+    }
+
+    /// Taps for a FIR filter: a count (mostly small, sometimes 0 or impossible) and host
+    /// values (NULL for an impossible count, sometimes a non-finite value).
+    fn filter_taps(&mut self, complex: bool) -> (Vec<f32>, *const f32, usize) {
+        let count = match self.rng.below(12) {
+            0 => 0,
+            1 => self.rng.huge(),
+            _ => self.rng.pick(&[1, 2, 3, 5, 17, 33, 97, 200]),
+        };
+        if count > 4096 || self.rng.percent(5) {
+            return (Vec::new(), std::ptr::null(), count);
+        }
+        let mut values: Vec<f32> =
+            (0..count * if complex { 2 } else { 1 }).map(|_| self.rng.below(1000) as f32 / 500.0 - 1.0).collect();
+        if !values.is_empty() && self.rng.percent(5) {
+            values[0] = f32::NAN;
+        }
+        let pointer = values.as_ptr();
+        (values, pointer, count)
+    }
+
+    /// Makes, frees, retaps, asks or runs a FIR filter; a new filter is made on `stream`.
+    fn filter_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        match self.rng.below(10) {
+            0 | 1 => {
+                let types = self.rng.below(3);
+                let decimation = match self.rng.below(10) {
+                    0 => 0,
+                    1 => self.rng.huge(),
+                    _ => self.rng.pick(&[1, 2, 3, 7]),
+                };
+                let method = self.rng.enum_value(&[
+                    GRCUDA_FIR_AUTOMATIC,
+                    GRCUDA_FIR_DIRECT,
+                    GRCUDA_FIR_FFT,
+                    GRCUDA_FIR_FFT_WHOLE_SEGMENTS,
+                ]);
+                let (_values, taps, count) = self.filter_taps(types == 0);
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_fir_filter>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let (function, status) = match types {
+                    0 => (
+                        "grcuda_fir_filter_new_ccc",
+                        grcuda_fir_filter_new_ccc(stream, decimation, method, taps.cast(), count, out),
+                    ),
+                    1 => (
+                        "grcuda_fir_filter_new_ccf",
+                        grcuda_fir_filter_new_ccf(stream, decimation, method, taps, count, out),
+                    ),
+                    _ => (
+                        "grcuda_fir_filter_new_fff",
+                        grcuda_fir_filter_new_fff(stream, decimation, method, taps, count, out),
+                    ),
+                };
+                let ok = self.check(function, status, scope_of(backend), || {
+                    format!("{stream:?}, decimation {decimation}, method {method}, {count} taps, null_out {null_out}")
+                });
+                self.check_cleared(function, ok, null_out || handle.is_null());
+                if ok {
+                    if self.filters.len() >= POOL {
+                        let index = self.rng.below(POOL);
+                        self.free_filter(index);
+                    }
+                    self.filters.push(FilterHandle { handle, backend: backend.unwrap(), types, decimation });
+                }
+            }
+            2 => {
+                if self.filters.is_empty() {
+                    grcuda_fir_filter_free(null_mut());
+                    self.count_call("grcuda_fir_filter_free");
+                } else {
+                    let index = self.rng.below(self.filters.len());
+                    self.free_filter(index);
+                }
+            }
+            3 => {
+                let (handle, backend, types) = self.some_filter();
+                let complex = self.rng.percent(if types == 0 { 90 } else { 10 });
+                let (_values, taps, count) = self.filter_taps(complex);
+                let (function, status) = if complex {
+                    (
+                        "grcuda_fir_filter_set_taps_complex",
+                        grcuda_fir_filter_set_taps_complex(handle, taps.cast(), count),
+                    )
+                } else {
+                    ("grcuda_fir_filter_set_taps_float", grcuda_fir_filter_set_taps_float(handle, taps, count))
+                };
+                self.check(function, status, scope_of(backend), || format!("{handle:?}, {count} taps"));
+            }
+            4 => {
+                let (handle, _, _) = self.some_filter();
+                let history = grcuda_fir_filter_history(handle);
+                let method = grcuda_fir_filter_method(handle);
+                let multiple = grcuda_fir_filter_output_multiple(handle);
+                let limit = grcuda_fir_filter_direct_tap_limit(self.rng.percent(50));
+                for function in [
+                    "grcuda_fir_filter_history",
+                    "grcuda_fir_filter_method",
+                    "grcuda_fir_filter_output_multiple",
+                    "grcuda_fir_filter_direct_tap_limit",
+                ] {
+                    self.count_call(function);
+                }
+                let consistent = if handle.is_null() {
+                    history == 0 && method == GRCUDA_FIR_AUTOMATIC && multiple == 1
+                } else {
+                    history >= 1 && method != GRCUDA_FIR_AUTOMATIC && multiple >= 1
+                };
+                if !consistent || limit == 0 {
+                    self.fail(&format!(
+                        "filter {handle:?}: history {history}, method {method}, multiple {multiple}, limit {limit}"
+                    ));
+                }
+            }
+            _ => {
+                let (handle, backend, types) = self.some_filter();
+                let decimation = self.filters.iter().find(|f| f.handle == handle).map_or(1, |f| f.decimation);
+                let outputs = match self.rng.below(10) {
+                    0 => 0,
+                    1 => self.rng.huge(),
+                    _ => self.rng.range(1, 300),
+                };
+                let history = grcuda_fir_filter_history(handle);
+                self.count_call("grcuda_fir_filter_history");
+                let sample = if types == 2 { 4 } else { 8 };
+                let input_items =
+                    outputs.checked_sub(1).and_then(|n| n.checked_mul(decimation)).and_then(|n| n.checked_add(history));
+                // Overlap-save's history is longer than the other kernels' arrays: up to 1 MiB.
+                let input = match input_items.and_then(|items| items.checked_mul(sample)) {
+                    Some(bytes) if bytes <= 1 << 20 => {
+                        let accessible = backend.unwrap_or(Backend::Simulated);
+                        self.address(bytes, sample, |m| m.device_accessible(accessible))
+                    }
+                    _ => self.array(backend, usize::MAX, sample),
+                };
+                let output = if self.rng.percent(10) { input } else { self.array(backend, outputs, sample) };
+                let position = if self.rng.percent(10) {
+                    u64::MAX - self.rng.below(4) as u64
+                } else {
+                    self.rng.below(1 << 20) as u64
+                };
+                let mut produced = GARBAGE;
+                let (function, status) = if self.rng.percent(50) {
+                    let status =
+                        grcuda_fir_filter_execute(handle, input as _, output as _, outputs, position, &mut produced);
+                    ("grcuda_fir_filter_execute", status)
+                } else {
+                    let phase = if self.rng.percent(5) { f64::INFINITY } else { 0.25 };
+                    let status = grcuda_fir_filter_execute_rotated(
+                        handle,
+                        input as _,
+                        output as _,
+                        outputs,
+                        position,
+                        phase,
+                        -0.1,
+                        &mut produced,
+                    );
+                    ("grcuda_fir_filter_execute_rotated", status)
+                };
+                let ok = self.check(function, status, scope_of(backend), || {
+                    format!("{handle:?} (types {types}), {input:#x}, {output:#x}, {outputs} outputs at {position}")
+                });
+                self.check_cleared(function, ok, produced == 0);
+                if ok && produced > outputs {
+                    self.fail(&format!("{function} produced {produced} of {outputs}"));
+                }
+            }
+        }
+    }
+
+    /// A live filter (its handle, backend and types), or now and then NULL.
+    fn some_filter(&mut self) -> (*mut grcuda_fir_filter, Option<Backend>, usize) {
+        if self.filters.is_empty() || self.rng.percent(8) {
+            return (null_mut(), None, 0);
+        }
+        let filter = &self.filters[self.rng.below(self.filters.len())];
+        (filter.handle, Some(filter.backend), filter.types)
+    }
+
+    fn free_filter(&mut self, index: usize) {
+        let filter = self.filters.swap_remove(index);
+        grcuda_fir_filter_free(filter.handle);
+        self.count_call("grcuda_fir_filter_free");
     }
 
     /// Makes, frees or runs an FFT plan; a new plan is made on `stream`.
@@ -1372,7 +1575,7 @@ impl Fuzzer {
     }
 
     fn status_call(&mut self) {
-        match self.rng.below(4) {
+        match self.rng.below(5) {
             0 => {
                 self.count_call("grcuda_abi_version");
                 if grcuda_abi_version() != GRCUDA_ABI_VERSION {
@@ -1397,10 +1600,42 @@ impl Fuzzer {
                     self.fail("grcuda_last_error_message lost the sentinel message");
                 }
             }
+            3 => self.kernel_cache_call(),
             _ => {
                 self.count_call("grcuda_last_cuda_result");
                 let _ = grcuda_last_cuda_result();
             }
+        }
+    }
+
+    /// Sets the kernel cache's directory to NULL, the environment's own (so that kernels the
+    /// run compiles on a GPU land where they would have), an empty or a relative path, and
+    /// checks that the getter reports the environment's directory throughout.
+    fn kernel_cache_call(&mut self) {
+        let environment = self.kernel_cache_from_environment.clone();
+        let choice = self.rng.below(4);
+        let argument = match choice {
+            0 => None,
+            1 => environment.clone().or_else(|| Some(c"/nonexistent/grcuda-kernels".to_owned())),
+            2 => Some(CString::default()),
+            _ => Some(c"relative/kernels".to_owned()),
+        };
+        let pointer = argument.as_ref().map_or(null(), |text| text.as_ptr());
+        let status = grcuda_set_kernel_cache_directory(pointer);
+        let ok = self.check("grcuda_set_kernel_cache_directory", status, Scope::Simulated, || format!("{argument:?}"));
+        if ok != (choice < 2) {
+            self.fail(&format!("grcuda_set_kernel_cache_directory({argument:?}) gave {}", status_name(status)));
+        }
+        if choice == 1 && environment.is_none() {
+            // No directory to keep: back to none.
+            let status = grcuda_set_kernel_cache_directory(null());
+            self.check("grcuda_set_kernel_cache_directory", status, Scope::Simulated, || "NULL".into());
+        }
+        let directory = grcuda_kernel_cache_directory();
+        self.count_call("grcuda_kernel_cache_directory");
+        let directory = (!directory.is_null()).then(|| unsafe { CStr::from_ptr(directory) }.to_owned());
+        if directory != environment {
+            self.fail(&format!("grcuda_kernel_cache_directory gave {directory:?}, not {environment:?}"));
         }
     }
 
@@ -1409,6 +1644,9 @@ impl Fuzzer {
         self.quiesce(Backend::Cuda);
         for plan in self.plans.drain(..) {
             grcuda_fft_plan_free(plan.handle);
+        }
+        for filter in self.filters.drain(..) {
+            grcuda_fir_filter_free(filter.handle);
         }
         for block in self.blocks.drain(..) {
             grcuda_block_free(block.handle);

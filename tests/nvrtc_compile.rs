@@ -80,7 +80,13 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     }
     for name in ["float32", "complex64"] {
         expected.push(format!("grcuda_window_{name}"));
+        expected.push(format!("grcuda_overlap_save_gather_{name}"));
+        expected.push(format!("grcuda_overlap_save_extract_{name}"));
     }
+    for types in ["ccc", "ccf", "fff"] {
+        expected.push(format!("grcuda_fir_filter_{types}"));
+    }
+    expected.push("grcuda_overlap_save_multiply".to_string());
     for name in ["grcuda_magnitude", "grcuda_magnitude_squared", "grcuda_nlog10", "grcuda_fft_shift", "grcuda_load"] {
         expected.push(name.to_string());
     }

@@ -14,13 +14,16 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The header and the C API's sources, built into the test so that it also runs where the
 /// source tree is not (the GPU test kit).
 const HEADER: &str = include_str!("../include/grcuda.h");
-const FFI_SOURCES: [(&str, &str); 11] = [
+const FFI_SOURCES: [(&str, &str); 14] = [
     ("block.rs", include_str!("../src/ffi/block.rs")),
     ("buffer.rs", include_str!("../src/ffi/buffer.rs")),
     ("device.rs", include_str!("../src/ffi/device.rs")),
     ("event.rs", include_str!("../src/ffi/event.rs")),
     ("fft.rs", include_str!("../src/ffi/fft.rs")),
-    ("kernels.rs", include_str!("../src/ffi/kernels.rs")),
+    ("filter.rs", include_str!("../src/ffi/filter.rs")),
+    ("kernel_cache.rs", include_str!("../src/ffi/kernel_cache.rs")),
+    ("kernels/load.rs", include_str!("../src/ffi/kernels/load.rs")),
+    ("kernels/mod.rs", include_str!("../src/ffi/kernels/mod.rs")),
     ("log.rs", include_str!("../src/ffi/log.rs")),
     ("memory.rs", include_str!("../src/ffi/memory.rs")),
     ("mod.rs", include_str!("../src/ffi/mod.rs")),
@@ -206,6 +209,45 @@ fn cases() -> Vec<Case> {
             slot_cleared,
         ),
         (
+            "grcuda_fir_filter_new_ccc",
+            "stream is NULL",
+            |_| {
+                grcuda_fir_filter_new_ccc(
+                    null(),
+                    1,
+                    GRCUDA_FIR_DIRECT,
+                    [grcuda_complex32 { real: 1.0, imag: 0.0 }].as_ptr(),
+                    1,
+                    slot(),
+                )
+            },
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_new_ccf",
+            "taps is NULL",
+            |o| grcuda_fir_filter_new_ccf(o.stream, 1, GRCUDA_FIR_DIRECT, null(), 3, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_new_fff",
+            "decimation is 0",
+            |o| grcuda_fir_filter_new_fff(o.stream, 0, GRCUDA_FIR_DIRECT, [1.0f32].as_ptr(), 1, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_execute",
+            "filter is NULL",
+            |_| grcuda_fir_filter_execute(null_mut(), null(), null_mut(), 1, 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_fir_filter_execute_rotated",
+            "filter is NULL",
+            |_| grcuda_fir_filter_execute_rotated(null_mut(), null(), null_mut(), 1, 0, 0.0, 0.1, slot()),
+            slot_cleared,
+        ),
+        (
             "grcuda_device_get_info",
             "device is NULL",
             |_| INFO.with(|info| grcuda_device_get_info(null(), info.as_ptr())),
@@ -319,6 +361,18 @@ fn successful_calls_fill_their_out_parameter() {
     grcuda_fft_plan_free(plan);
 }
 
+/// The paths of the files under `folder`, relative to `root`, into `files`.
+fn source_files(root: &Path, folder: &Path, files: &mut Vec<String>) {
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            source_files(root, &path, files);
+        } else {
+            files.push(path.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+        }
+    }
+}
+
 /// Names of the functions with an out-parameter (an argument named `*_out`) in `text`, with
 /// their parameter lists.
 fn functions_with_out_parameters(text: &str, prefix: &str) -> Vec<(String, String)> {
@@ -358,8 +412,10 @@ fn the_cases_cover_every_out_parameter_in_the_header() {
 fn every_out_parameter_goes_through_guard_out() {
     // The clearing happens in one place (ffi::guard_out); every exported function with an
     // out-parameter must hand it there.
-    if let Ok(entries) = std::fs::read_dir(Path::new(ROOT).join("src/ffi")) {
-        let mut files: Vec<String> = entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let ffi = Path::new(ROOT).join("src/ffi");
+    if ffi.is_dir() {
+        let mut files = Vec::new();
+        source_files(&ffi, &ffi, &mut files);
         files.sort();
         let listed: Vec<&str> = FFI_SOURCES.iter().map(|(name, _)| *name).collect();
         assert_eq!(files, listed, "FFI_SOURCES in tests/out_params.rs must list every file of src/ffi");

@@ -21,6 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace cuda {
@@ -171,6 +172,35 @@ require_finite(const std::string& block, const char* argument, gr_complex value)
         refuse(block,
                std::string(argument) + " must be finite, got (" +
                    value_text(value.real()) + ", " + value_text(value.imag()) + ")");
+    }
+}
+
+//! A count that must be at least 1 (a decimation, a number of threads), taken signed so
+//! that a negative value is named as such.
+inline void
+require_at_least_one(const std::string& block, const char* argument, long long value)
+{
+    if (value < 1) {
+        refuse(block,
+               std::string(argument) + " must be at least 1, got " +
+                   std::to_string(value));
+    }
+}
+
+//! Filter taps: at least one, every one finite (GNU Radio's filters divide by nothing and
+//! check nothing, but an empty or NaN filter can only make empty or NaN output).
+template <class T>
+void require_taps(const std::string& block,
+                  const char* argument,
+                  const std::vector<T>& taps)
+{
+    if (taps.empty()) {
+        refuse(block, std::string(argument) + " must hold at least one tap, got none");
+    }
+    for (size_t tap = 0; tap < taps.size(); tap++) {
+        require_finite(block,
+                       (std::string(argument) + "[" + std::to_string(tap) + "]").c_str(),
+                       taps[tap]);
     }
 }
 

@@ -66,6 +66,7 @@ const shared_device& open_shared_device()
                 ": reinstall gr-cuda and libgrcuda from the same source");
         }
         grcuda_set_log_callback(forward_to_logger, nullptr);
+        pass_kernel_cache_directory();
         std::string backend_source;
         const uint32_t backend = requested_backend(backend_source);
         check(grcuda_device_open(requested_ordinal(), backend, &shared.handle),
@@ -98,6 +99,13 @@ const grcuda_device* device() { return open_shared_device().handle; }
 bool simulated() { return open_shared_device().info.backend == GRCUDA_BACKEND_SIMULATED; }
 
 int device_ordinal() { return open_shared_device().info.ordinal; }
+
+std::string kernel_cache_directory()
+{
+    open_shared_device();
+    const char* directory = grcuda_kernel_cache_directory();
+    return directory ? directory : "";
+}
 
 uint64_t free_memory()
 {

@@ -15,21 +15,11 @@
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
 #include <cmath>
-#include <cstring>
 
 namespace gr {
 namespace cuda {
 
 namespace {
-
-grcuda_memory* allocate(uint32_t kind, size_t bytes)
-{
-    grcuda_memory* memory = nullptr;
-    check(grcuda_memory_new(device(), kind, bytes, &memory), "cuda.fft memory");
-    return memory;
-}
-
-void* address(grcuda_memory* memory) { return grcuda_memory_address(memory); }
 
 size_t largest_power_of_two_at_most(size_t n)
 {
@@ -83,7 +73,11 @@ fft_impl::fft_impl(size_t fft_size,
       d_size(fft_size),
       d_forward(forward),
       d_shift(shift),
-      d_real_input(real_input)
+      d_real_input(real_input),
+      d_window(stream(), "cuda.fft window"),
+      d_scratch{ device_array(stream(), "cuda.fft scratch"),
+                 device_array(stream(), "cuda.fft scratch") },
+      d_zeros(stream(), "cuda.fft real input")
 {
     grcuda_fft_plan* plan = nullptr;
     check(
@@ -91,32 +85,7 @@ fft_impl::fft_impl(size_t fft_size,
             stream(), forward ? GRCUDA_FFT_FORWARD : GRCUDA_FFT_INVERSE, fft_size, &plan),
         "cuda.fft plan");
     d_plan.reset(plan);
-    if (!window.empty()) {
-        const size_t bytes = window.size() * sizeof(float);
-        grcuda_memory* staging = allocate(GRCUDA_MEMORY_PINNED_HOST, bytes);
-        std::memcpy(address(staging), window.data(), bytes);
-        d_window = allocate(GRCUDA_MEMORY_DEVICE, bytes);
-        const grcuda_status copied = grcuda_stream_copy_async(
-            stream(), address(d_window), address(staging), bytes);
-        const grcuda_status waited = grcuda_stream_synchronize(stream());
-        grcuda_memory_free(staging);
-        check(copied, "cuda.fft window");
-        check(waited, "cuda.fft window");
-    }
-}
-
-fft_impl::~fft_impl()
-{
-    // Freeing memory that queued work still uses would corrupt it: wait first. A failure
-    // means the context is gone (process exit), and the work with it.
-    if (grcuda_stream_synchronize(stream()) != GRCUDA_STATUS_OK) {
-        d_logger->debug("stream already gone while freeing the FFT's memory");
-    }
-    grcuda_memory_free(d_window);
-    grcuda_memory_free(d_zeros);
-    for (grcuda_memory* scratch : d_scratch) {
-        grcuda_memory_free(scratch);
-    }
+    d_window.assign(window);
 }
 
 void fft_impl::reserve(size_t vectors)
@@ -124,20 +93,11 @@ void fft_impl::reserve(size_t vectors)
     if (vectors <= d_capacity) {
         return;
     }
-    check(grcuda_stream_synchronize(stream()), "cuda.fft");
-    const size_t bytes = vectors * d_size * sizeof(gr_complex);
-    for (grcuda_memory*& scratch : d_scratch) {
-        grcuda_memory_free(scratch);
-        scratch = nullptr;
-        scratch = allocate(GRCUDA_MEMORY_DEVICE, bytes);
+    for (device_array& scratch : d_scratch) {
+        scratch.reserve(vectors * d_size * sizeof(gr_complex));
     }
     if (d_real_input) {
-        grcuda_memory_free(d_zeros);
-        d_zeros = nullptr;
-        d_zeros = allocate(GRCUDA_MEMORY_DEVICE, vectors * d_size * sizeof(float));
-        check(grcuda_stream_memset_async(
-                  stream(), address(d_zeros), 0, vectors * d_size * sizeof(float)),
-              "cuda.fft");
+        d_zeros.reserve(vectors * d_size * sizeof(float));
     }
     d_capacity = vectors;
 }
@@ -149,20 +109,20 @@ void fft_impl::transform(const void* input, void* output, size_t vectors)
     // Each step reads `source` and writes the scratch array that does not hold it.
     const void* source = input;
     size_t next = 0;
-    auto scratch = [&] { return address(d_scratch[next++ % 2]); };
+    auto scratch = [&] { return d_scratch[next++ % 2].data(); };
 
     if (d_real_input) {
         void* complex_items = scratch();
-        const void* parts[2] = { source, address(d_zeros) };
+        const void* parts[2] = { source, d_zeros.data() };
         check(grcuda_interleave(queue, parts, 2, complex_items, items, sizeof(float)),
               "cuda.fft real input");
         source = complex_items;
     }
-    if (d_window) {
+    if (!d_window.empty()) {
         void* windowed = scratch();
         check(grcuda_window_cc(queue,
                                source,
-                               static_cast<const float*>(address(d_window)),
+                               d_window.data_as<const float>(),
                                windowed,
                                d_size,
                                vectors),

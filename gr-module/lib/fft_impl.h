@@ -6,6 +6,7 @@
 #ifndef INCLUDED_CUDA_FFT_IMPL_H
 #define INCLUDED_CUDA_FFT_IMPL_H
 
+#include "device_array.h"
 #include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/fft.h>
 #include <array>
@@ -22,7 +23,6 @@ public:
              const std::vector<float>& window,
              bool shift,
              bool real_input);
-    ~fft_impl() override;
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
@@ -44,10 +44,10 @@ private:
     std::unique_ptr<grcuda_fft_plan, void (*)(grcuda_fft_plan*)> d_plan{
         nullptr, grcuda_fft_plan_free
     };
-    grcuda_memory* d_window = nullptr;         // fft_size taps in device memory, or none
-    std::array<grcuda_memory*, 2> d_scratch{}; // complex vectors between the steps
-    grcuda_memory* d_zeros = nullptr;          // imaginary parts of real input
-    size_t d_capacity = 0;                     // vectors each scratch array holds
+    device_array d_window;                 // fft_size taps, or none
+    std::array<device_array, 2> d_scratch; // complex vectors between the steps
+    device_array d_zeros;                  // imaginary parts of real input
+    size_t d_capacity = 0;                 // vectors each scratch array holds
 };
 
 } // namespace cuda

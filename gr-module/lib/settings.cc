@@ -124,5 +124,20 @@ size_t ring_share_bytes()
     return static_cast<size_t>(free_memory() / free_memory_share);
 }
 
+void pass_kernel_cache_directory()
+{
+    const setting directory = lookup("GRCUDA_KERNEL_CACHE", "kernel_cache", "");
+    // libgrcuda reads $GRCUDA_KERNEL_CACHE itself; nothing set keeps its default.
+    if (directory.value.empty() || directory.source == "GRCUDA_KERNEL_CACHE") {
+        return;
+    }
+    if (grcuda_set_kernel_cache_directory(directory.value.c_str()) != GRCUDA_STATUS_OK) {
+        throw std::invalid_argument("gr-cuda: " + directory.source + "=\"" +
+                                    directory.value +
+                                    "\" is not a kernel cache folder (" +
+                                    grcuda_last_error_message() + "), or unset it");
+    }
+}
+
 } // namespace cuda
 } // namespace gr

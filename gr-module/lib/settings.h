@@ -29,6 +29,9 @@ namespace cuda {
  *   calls' worth of items in one call (GNU Radio lets a call fill half a ring).
  * cuda_buffer takes at most ring_share_bytes() of it; 0 sizes rings as GNU Radio asks
  * (its buffer_size preference, 32 KiB).
+ * - kernel_cache: the absolute path of the folder where libgrcuda keeps the kernels it
+ *   compiles with NVRTC, for later processes (default $XDG_CACHE_HOME/grcuda/kernels,
+ *   else ~/.cache/grcuda/kernels). $GRCUDA_KERNEL_CACHE.
  *
  * A value that is not one of these is refused with std::invalid_argument naming the
  * option and where it was set.
@@ -40,6 +43,9 @@ uint32_t host_wait_mode();
 size_t ring_floor_bytes();
 //! The most a ring grows to by itself: 1/64 of the device memory free now.
 size_t ring_share_bytes();
+//! Hands the kernel_cache preference to libgrcuda (grcuda_set_kernel_cache_directory()),
+//! unless $GRCUDA_KERNEL_CACHE is set, which libgrcuda reads itself.
+void pass_kernel_cache_directory();
 
 } // namespace cuda
 } // namespace gr

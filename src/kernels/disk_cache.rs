@@ -11,16 +11,23 @@
 //! read or does not check out is treated as a miss and compiled again. Nothing here can fail
 //! a kernel launch; at worst the cache does not help.
 //!
-//! Location: `$GRCUDA_KERNEL_CACHE`, else `$XDG_CACHE_HOME/grcuda/kernels`, else
-//! `~/.cache/grcuda/kernels`; no cache when none of these is set.
+//! Location: the directory the application set (grcuda_set_kernel_cache_directory; GNU Radio's
+//! module passes its `[cuda] kernel_cache` preference), else `$GRCUDA_KERNEL_CACHE`, else
+//! `$XDG_CACHE_HOME/grcuda/kernels`, else `~/.cache/grcuda/kernels`; no cache when none of
+//! these is set. The location is read at every program load, so a directory set after the
+//! first kernels were compiled holds the later ones.
 
 use crate::kernels::program::{HEADERS, Program};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The environment variable that overrides the cache directory.
 pub const CACHE_DIRECTORY_ENV: &str = "GRCUDA_KERNEL_CACHE";
+
+/// The directory the application set, which wins over the environment.
+static SET_DIRECTORY: RwLock<Option<PathBuf>> = RwLock::new(None);
 
 /// First bytes of every entry; the version changes with the entry layout.
 const MAGIC: &[u8] = b"grcuda kernel cache entry 1\n";
@@ -58,8 +65,19 @@ impl DiskCache {
         DiskCache { directory }
     }
 
-    /// The cache the environment asks for, if any.
-    pub fn from_environment() -> Option<DiskCache> {
+    /// The cache in use: the directory set with [`DiskCache::set_directory`], else the one the
+    /// environment asks for, if any.
+    pub fn in_use() -> Option<DiskCache> {
+        let set = SET_DIRECTORY.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        set.map(DiskCache::at).or_else(DiskCache::from_environment)
+    }
+
+    /// Sets the directory for the whole process; `None` goes back to the environment's.
+    pub fn set_directory(directory: Option<PathBuf>) {
+        *SET_DIRECTORY.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = directory;
+    }
+
+    fn from_environment() -> Option<DiskCache> {
         let variable = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
         let directory = variable(CACHE_DIRECTORY_ENV)
             .or_else(|| variable("XDG_CACHE_HOME").map(|cache| cache.join("grcuda/kernels")))

@@ -27,7 +27,7 @@ pub unsafe fn load(stream: &Stream, input: u64, output: u64, bytes: usize, itera
     let input_range = validate::bytes("input", input, bytes)?;
     let output_range = validate::bytes("output", output, bytes)?;
     validate::same_or_disjoint(("input", &input_range), ("output", &output_range))?;
-    let on_cpu = || unsafe { cpu::load(input, output, bytes, iterations) };
+    let on_cpu = || unsafe { cpu::load::load(input, output, bytes, iterations) };
     launch::run(stream, LOAD_KERNELS.variant(""), on_cpu, |kernel| {
         let count = bytes as u64;
         unsafe {

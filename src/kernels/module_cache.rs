@@ -124,7 +124,7 @@ fn load_program(device: &Device, program: &Program) -> Result<Module> {
     let (major, minor) = nvrtc::version()?;
     let compiler = format!("nvrtc {major}.{minor} {}", nvrtc::OPTIONS.join(" "));
     let key = CacheKey::new(program, &target, &compiler);
-    let cache = DiskCache::from_environment();
+    let cache = DiskCache::in_use();
     if let Some(cache) = &cache
         && let Some(image) = cache.load(&key)
     {
@@ -145,7 +145,8 @@ fn load_program(device: &Device, program: &Program) -> Result<Module> {
                 crate::log::Level::Warning,
                 &format!(
                     "cannot write the kernel cache in {} ({error}); kernels will be compiled again by \
-                     every process. Set {}= to a writable directory to fix this.",
+                     every process. Name a writable directory with {} or \
+                     grcuda_set_kernel_cache_directory() (GNU Radio: [cuda] kernel_cache) to fix this.",
                     cache.directory().display(),
                     crate::kernels::disk_cache::CACHE_DIRECTORY_ENV,
                 ),

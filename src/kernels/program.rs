@@ -38,9 +38,11 @@ program!(NLOG10, "nlog10.cu");
 program!(FFT_SHIFT, "fft_shift.cu");
 program!(WINDOW, "window.cu");
 program!(INTERLEAVE, "interleave.cu");
+program!(FIR_FILTER, "fir_filter.cu");
 program!(LOAD, "load.cu");
 
-const PROGRAMS: &[Program] = &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE, LOAD];
+const PROGRAMS: &[Program] =
+    &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE, FIR_FILTER, LOAD];
 
 /// Every kernel source of the library.
 pub fn programs() -> &'static [Program] {
@@ -88,6 +90,14 @@ pub(crate) static INTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_interleave_unit", move_unit::VARIANTS);
 pub(crate) static DEINTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_deinterleave_unit", move_unit::VARIANTS);
+pub(crate) static FIR_FILTER_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_", ["ccc", "ccf", "fff"]);
+pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_multiply", [""]);
+pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static LOAD_KERNELS: Kernels<1> = Kernels::new(&LOAD, "grcuda_load", [""]);
 
 /// One `extern "C" __global__` function: its program, its name (`base` followed by `variant`)
@@ -134,6 +144,10 @@ mod tests {
             .chain(kernels(&WINDOW_KERNELS))
             .chain(kernels(&INTERLEAVE_KERNELS))
             .chain(kernels(&DEINTERLEAVE_KERNELS))
+            .chain(kernels(&FIR_FILTER_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
+            .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS))
             .chain(kernels(&LOAD_KERNELS));
         let mut ptx = std::collections::HashMap::new();
         for kernel in all {

@@ -18,6 +18,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pmt
@@ -166,6 +167,52 @@ def cpp_bad_arguments():
                     refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(k)),
                     refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(1).set_k(k)),
                 ]
+    cases += filter_bad_arguments()
+    return cases
+
+
+def filter_bad_arguments():
+    """The FIR filters: decimation at least 1, taps present and finite, frequencies finite and
+    a sample rate > 0 (GNU Radio's filters take empty or NaN taps and make empty or NaN
+    output)."""
+    cases = []
+    for suffix, tap in (("ccc", 1 + 1j), ("ccf", 1.0), ("fff", 1.0)):
+        nan_tap = complex(NAN, 0) if suffix == "ccc" else NAN
+        for base, extra in (("fir_filter", ()), ("fft_filter", (1,))):
+            name = f"cuda.{base}_{suffix}"
+            make = getattr(cuda, f"{base}_{suffix}")
+            cases += [
+                refused(name, "decimation", "at least 1, got 0", lambda m=make, e=extra, t=tap: m(0, [t], *e)),
+                refused(name, "decimation", "at least 1, got -2", lambda m=make, e=extra, t=tap: m(-2, [t], *e)),
+                refused(name, "taps", "at least one tap, got none", lambda m=make, e=extra: m(1, [], *e)),
+                refused(name, "taps[1]", "must be finite", lambda m=make, e=extra, t=tap, n=nan_tap: m(1, [t, n], *e)),
+                refused(name, "taps", "at least one tap", lambda m=make, e=extra, t=tap: m(1, [t], *e).set_taps([])),
+            ]
+        cases.append(
+            refused(
+                f"cuda.fft_filter_{suffix}",
+                "nthreads",
+                "at least 1, got 0",
+                lambda s=suffix, t=tap: getattr(cuda, f"fft_filter_{s}")(1, [t], 0),
+            )
+        )
+    for suffix, tap in (("ccc", 1j), ("ccf", 1.0)):
+        name = f"cuda.freq_xlating_fir_filter_{suffix}"
+        make = getattr(cuda, f"freq_xlating_fir_filter_{suffix}")
+        cases += [
+            refused(name, "decimation", "at least 1, got 0", lambda m=make, t=tap: m(0, [t], 0, 1e6)),
+            refused(name, "taps", "at least one tap", lambda m=make: m(1, [], 0, 1e6)),
+            refused(name, "center_freq", "must be finite, got nan", lambda m=make, t=tap: m(1, [t], NAN, 1e6)),
+            refused(name, "sampling_freq", "> 0, got 0", lambda m=make, t=tap: m(1, [t], 0, 0)),
+            refused(name, "sampling_freq", "> 0, got -1", lambda m=make, t=tap: m(1, [t], 0, -1)),
+            refused(name, "center_freq", "turns per sample, got 1e+300 / 1", lambda m=make, t=tap: m(1, [t], 1e300, 1)),
+            refused(
+                name,
+                "center_freq",
+                "must be finite, got inf",
+                lambda m=make, t=tap: m(1, [t], 0, 1e6).set_center_freq(INF),
+            ),
+        ]
     return cases
 
 
@@ -224,6 +271,14 @@ def cpp_good_arguments():
             lambda a=add, s=size: a(MAX_PORTS, INT_MAX // s),
         ]
     makes += [lambda: cuda.multiply_const_ff(-3.4e38), lambda: cuda.multiply_const_cc(1e38 - 1e38j)]
+    makes += [
+        lambda: cuda.fir_filter_fff(1, [1.0]),
+        lambda: cuda.fir_filter_ccc(INT_MAX, [1j] * 3),
+        lambda: cuda.fft_filter_ccf(1, [1.0], 1),
+        lambda: cuda.fft_filter_fff(1000, [0.5] * 2049, 64),
+        lambda: cuda.freq_xlating_fir_filter_ccf(1, [1.0], -1e20, 1.0),
+        lambda: cuda.freq_xlating_fir_filter_ccc(7, [1j, 1], 0, 1e6),
+    ]
     return makes
 
 
@@ -571,6 +626,59 @@ class qa_block_arguments(flowgraph_test):
                     self.assertEqual(result.returncode, 0, result.stderr)
                 else:
                     self.assertIn("gr-cuda: [cuda] ring_floor_bytes=-1 is negative", result.stderr)
+
+    def test_kernel_cache_preference(self):
+        # A flowgraph with a GPU kernel, in a fresh process whose GNU Radio preferences are a
+        # config.conf of its own (GR_PREFS_PATH) naming the kernel cache's folder.
+        script = (
+            "import numpy as np\n"
+            "from gnuradio import blocks, cuda, gr\n"
+            "data = np.random.default_rng(7).standard_normal(10_000).astype(np.float32)\n"
+            "tb, sink = gr.top_block(), blocks.vector_sink_f()\n"
+            "tb.connect(blocks.vector_source_f(data), cuda.multiply_const_ff(3.0), sink)\n"
+            "tb.run()\n"
+            "np.testing.assert_allclose(np.array(sink.data()), data * 3.0, rtol=1e-6)\n"
+            "print(cuda.simulated())\n"
+            "print(cuda.kernel_cache_directory())"
+        )
+        with tempfile.TemporaryDirectory() as scratch:
+            preferences, folder = os.path.join(scratch, "preferences"), os.path.join(scratch, "kernels")
+            os.mkdir(preferences)
+            with open(os.path.join(preferences, "config.conf"), "w") as config:
+                config.write(f"[cuda]\nkernel_cache = {folder}\n")
+            environment = {k: v for k, v in os.environ.items() if k != "GRCUDA_KERNEL_CACHE"}
+            environment["GR_PREFS_PATH"] = preferences
+
+            def run(**variables):
+                return subprocess.run(
+                    [sys.executable, "-c", script],
+                    capture_output=True,
+                    text=True,
+                    env=dict(environment, **variables),
+                    timeout=120,
+                )
+
+            result = run()
+            self.assertEqual(result.returncode, 0, result.stderr)
+            simulated, reported = result.stdout.splitlines()[-2:]
+            self.assertEqual(reported, folder)
+            stored = os.listdir(folder) if os.path.isdir(folder) else []
+            if simulated == "True":
+                self.assertEqual(stored, [], "the simulated backend compiles no kernel")
+            else:
+                self.assertTrue(any(name.startswith("multiply_const-") for name in stored), stored)
+
+            # gr-cuda's variable wins over the preference.
+            other = os.path.join(scratch, "other")
+            result = run(GRCUDA_KERNEL_CACHE=other)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stdout.splitlines()[-1], other)
+
+            # A folder libgrcuda refuses stops the flowgraph with the preference named.
+            result = run(GR_CONF_CUDA_KERNEL_CACHE="kernels")
+            self.assertNotEqual(result.returncode, 0, result.stdout)
+            self.assertIn('gr-cuda: [cuda] kernel_cache="kernels" is not a kernel cache folder', result.stderr)
+            self.assertIn("is relative: name an absolute path", result.stderr)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ SUBCATEGORIES = {
     "Stream Operators",
     "Math Operators",
     "Fourier Analysis",
+    "Filters",
     "Measurement Tools",
     "Python (CuPy)",
 }

@@ -119,3 +119,23 @@ def as_array(items, dtype):
     if np.dtype(dtype).itemsize == 1:
         return np.array(items, np.uint8).view(dtype)
     return np.array(items, dtype)
+
+
+def convolve(samples, taps):
+    """The first len(samples) outputs of the convolution of samples with taps, in float64 or
+    complex128 through NumPy's FFT: y[n] = sum_k taps[k] samples[n - k], zero before the
+    start (GNU Radio's FIR filters, whose history starts zeroed)."""
+    size = 1 << int(len(samples) + len(taps) - 1).bit_length()
+    complex_result = np.iscomplexobj(samples) or np.iscomplexobj(taps)
+    transform = np.fft.fft if complex_result else np.fft.rfft
+    inverse = np.fft.ifft if complex_result else np.fft.irfft
+    product = transform(np.asarray(samples, np.complex128 if complex_result else np.float64), size) * transform(
+        np.asarray(taps, np.complex128 if complex_result else np.float64), size
+    )
+    return inverse(product, size)[: len(samples)]
+
+
+def relative_error(got, want):
+    """||got - want|| / ||want||, in float64."""
+    got, want = np.asarray(got, np.complex128), np.asarray(want, np.complex128)
+    return np.linalg.norm(got - want) / np.linalg.norm(want)

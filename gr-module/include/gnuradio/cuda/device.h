@@ -32,6 +32,14 @@ CUDA_API int device_ordinal();
 //! Free memory of device() in bytes now (the simulated backend accounts its own).
 CUDA_API uint64_t free_memory();
 
+/*!
+ * The folder of libgrcuda's kernel cache, where the kernels compiled for the GPU are kept
+ * for later processes: $GRCUDA_KERNEL_CACHE, else the kernel_cache option of GNU Radio's
+ * [cuda] preferences, else $XDG_CACHE_HOME/grcuda/kernels or ~/.cache/grcuda/kernels;
+ * empty when there is none.
+ */
+CUDA_API std::string kernel_cache_directory();
+
 //! Throws std::runtime_error("<what>: <message>") when \p status is not GRCUDA_STATUS_OK.
 CUDA_API void check(grcuda_status status, const char* what);
 

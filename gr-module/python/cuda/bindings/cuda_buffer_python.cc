@@ -24,4 +24,8 @@ void bind_cuda_buffer(py::module& m)
     m.def("free_device_memory",
           &gr::cuda::free_memory,
           "Free memory of the device the blocks use, in bytes.");
+    m.def("kernel_cache_directory",
+          &gr::cuda::kernel_cache_directory,
+          "Folder where the kernels compiled for the GPU are kept ($GRCUDA_KERNEL_CACHE, "
+          "else [cuda] kernel_cache, else ~/.cache/grcuda/kernels); empty when none.");
 }

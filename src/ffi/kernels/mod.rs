@@ -5,11 +5,18 @@
 //! until the work completes. A count of 0 does nothing; NULL or misaligned addresses,
 //! overflowing sizes and overlaps a kernel cannot handle are GRCUDA_STATUS_INVALID_ARGUMENT.
 //! Type suffixes follow GNU Radio: ss = int16, ii = int32, ff = float, cc = complex float.
+//!
+//! This file holds the elementary kernels and the argument helpers every launcher uses; a
+//! family of kernels with state or many parameters (filters, resamplers) has its own file
+//! beside it.
 
 use super::{borrow, borrow_slice, grcuda_status, grcuda_stream, guard};
 use crate::kernels::{self, Complex32, Element, WindowElement};
 use crate::stream::Stream;
 use std::ffi::c_void;
+
+mod load;
+pub use load::*;
 
 /// A complex float as GNU Radio's gr_complex lays it out: real part, then imaginary part.
 #[repr(C)]
@@ -224,21 +231,6 @@ pub extern "C" fn grcuda_nlog10_ff(
     offset: f32,
 ) -> grcuda_status {
     guard(|| unsafe { kernels::nlog10(stream_argument(stream)?, input as u64, output as u64, count, factor, offset) })
-}
-
-/// Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
-/// read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
-/// Output may equal input.
-#[must_use]
-#[unsafe(no_mangle)]
-pub extern "C" fn grcuda_load(
-    stream: *const grcuda_stream,
-    input: *const c_void,
-    output: *mut c_void,
-    bytes: usize,
-    iterations: u64,
-) -> grcuda_status {
-    guard(|| unsafe { kernels::load(stream_argument(stream)?, input as u64, output as u64, bytes, iterations) })
 }
 
 /// Swaps the halves of each of `vectors` complex float vectors of `length` items as

@@ -9,8 +9,15 @@
 //! overlapping Rust slices would be undefined behaviour. The arithmetic is the one the CUDA
 //! kernels do, in the same order, so both backends round alike. Callers (the launchers) have
 //! checked addresses, alignment, sizes and overlaps.
+//!
+//! This file holds the elementary operations and the helpers every CPU version uses; a
+//! family of kernels with state or many parameters (filters, resamplers) has its own file
+//! beside it.
 
 use crate::kernels::element::{Complex32, Element, WindowElement};
+
+pub(crate) mod fir_filter;
+pub(crate) mod load;
 
 /// Item `index` of the array of `T` at `address`.
 unsafe fn read<T: Copy>(address: u64, index: usize) -> T {
@@ -29,20 +36,6 @@ unsafe fn generate<T>(output: u64, count: usize, mut value: impl FnMut(usize) ->
 /// Both ranges valid; they may overlap (memmove semantics).
 pub(crate) unsafe fn copy(input: u64, output: u64, bytes: usize) {
     unsafe { std::ptr::copy(input as *const u8, output as *mut u8, bytes) };
-}
-
-/// Each byte read and written `iterations` times, as the CUDA kernel does: volatile, so that
-/// the simulated backend does the work too.
-///
-/// # Safety
-/// `bytes` bytes valid at both addresses; output equal to input or disjoint from it.
-pub(crate) unsafe fn load(input: u64, output: u64, bytes: usize, iterations: u64) {
-    let (input, output) = (input as *const u8, output as *mut u8);
-    for index in 0..bytes {
-        for _ in 0..iterations {
-            unsafe { output.add(index).write_volatile(input.add(index).read_volatile()) };
-        }
-    }
 }
 
 /// # Safety

@@ -1,0 +1,69 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_DEVICE_FIR_FILTER_H
+#define INCLUDED_CUDA_DEVICE_FIR_FILTER_H
+
+#include <gnuradio/gr_complex.h>
+#include <grcuda.h>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief libgrcuda's FIR filter (grcuda_fir_filter) for a block of input type IN_T and
+ * tap type TAP_T (gr_complex/gr_complex, gr_complex/float or float/float): GNU Radio's
+ * fir_filter arithmetic, the direct form or overlap-save through cuFFT, on the block's
+ * stream.
+ *
+ * Used by the block's thread (work(), and its constructor); the rules (method, history,
+ * segment alignment) live in libgrcuda.
+ */
+template <class IN_T, class TAP_T>
+class device_fir_filter
+{
+public:
+    //! \p method is GRCUDA_FIR_AUTOMATIC, _DIRECT, _FFT or _FFT_WHOLE_SEGMENTS; \p owner
+    //! names the block in errors.
+    device_fir_filter(const grcuda_stream* stream,
+                      unsigned decimation,
+                      uint32_t method,
+                      const std::vector<TAP_T>& taps,
+                      std::string owner);
+
+    //! Replaces the taps; waits for the block's stream first.
+    void set_taps(const std::vector<TAP_T>& taps);
+
+    //! The history the block must set (set_history()).
+    unsigned history() const;
+    //! The output multiple for GRCUDA_FIR_FFT_WHOLE_SEGMENTS (1 for the direct form).
+    int output_multiple() const;
+
+    //! Enqueues up to \p noutputs outputs from stream position \p position (GNU Radio's
+    //! nitems_written); returns how many it enqueued. Complex outputs are multiplied by
+    //! e^(i (start_phase + j phase_increment)) when \p rotate.
+    int filter(const void* input,
+               void* output,
+               int noutputs,
+               uint64_t position,
+               bool rotate = false,
+               double start_phase = 0,
+               double phase_increment = 0);
+
+private:
+    std::unique_ptr<grcuda_fir_filter, void (*)(grcuda_fir_filter*)> d_filter{
+        nullptr, grcuda_fir_filter_free
+    };
+    const std::string d_owner;
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_DEVICE_FIR_FILTER_H */

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+// FIR filters, as GNU Radio's fir_filter_ccc/ccf/fff compute them: output j is the dot
+// product of the reversed taps with the input from item j * decimation on, where the input
+// starts with tap_count - 1 items of history. Direct form (one thread per output) for short
+// filters; overlap-save through cuFFT for long ones: gather the overlapping segments, multiply
+// their spectra by the filter's response, and after the inverse transform extract the valid
+// outputs. Complex outputs may be rotated by a phase that advances per output (the frequency
+// translation of freq_xlating_fir_filter): phase(j) = start + j * increment, in double
+// precision so that it stays exact over any number of outputs.
+//
+// Multiply-adds are explicit fmaf calls, in tap order, so the CPU backend (Rust's mul_add, in
+// the same order) rounds identically.
+
+#include "grcuda_common.cuh"
+
+namespace {
+
+__device__ inline float multiply_add(float x, float tap, float sum) { return fmaf(x, tap, sum); }
+__device__ inline complex64 multiply_add(complex64 x, float tap, complex64 sum) {
+    return complex64{fmaf(x.real, tap, sum.real), fmaf(x.imag, tap, sum.imag)};
+}
+__device__ inline complex64 multiply_add(complex64 x, complex64 tap, complex64 sum) {
+    float real = fmaf(x.real, tap.real, sum.real);
+    real = fmaf(-x.imag, tap.imag, real);
+    float imag = fmaf(x.real, tap.imag, sum.imag);
+    imag = fmaf(x.imag, tap.real, imag);
+    return complex64{real, imag};
+}
+
+template <typename T>
+__device__ inline T zero();
+template <>
+__device__ inline float zero<float>() { return 0.0f; }
+template <>
+__device__ inline complex64 zero<complex64>() { return complex64{0.0f, 0.0f}; }
+
+// The output rotation: the identity when increment and start are both zero (the host passes
+// `rotate` = 0 then, so plain filters pay no trigonometry).
+struct Rotation {
+    double start;
+    double increment;
+    int rotate;
+};
+
+__device__ inline float rotated(float value, const Rotation&, count_type) { return value; }
+__device__ inline complex64 rotated(complex64 value, const Rotation& rotation, count_type index) {
+    if (!rotation.rotate) {
+        return value;
+    }
+    const double two_pi = 6.283185307179586476925286766559;
+    double angle = rotation.start + (double)index * rotation.increment;
+    angle -= two_pi * rint(angle / two_pi);
+    double sine, cosine;
+    sincos(angle, &sine, &cosine);
+    const float s = (float)sine, c = (float)cosine;
+    return complex64{fmaf(value.real, c, -(value.imag * s)), fmaf(value.real, s, value.imag * c)};
+}
+
+template <typename In, typename Tap, typename Out>
+__device__ void fir_filter(const In* input, const Tap* reversed_taps, Out* output, count_type outputs,
+                           count_type tap_count, count_type decimation, Rotation rotation) {
+    GRID_STRIDE_LOOP(j, outputs) {
+        const In* window = input + j * decimation;
+        Out sum = zero<Out>();
+        for (count_type k = 0; k < tap_count; ++k) {
+            sum = multiply_add(window[k], reversed_taps[k], sum);
+        }
+        output[j] = rotated(sum, rotation, j);
+    }
+}
+
+__device__ inline complex64 as_complex(float value) { return complex64{value, 0.0f}; }
+__device__ inline complex64 as_complex(complex64 value) { return value; }
+
+// segments[s * fft_size + t] = input[s * step + t] for t < length (the items a segment's
+// outputs read), zero beyond it and past the `available` input items. The padding never
+// depends on what follows in the stream, so a complete segment transforms the same values
+// whatever the call it is computed in.
+template <typename In>
+__device__ void overlap_save_gather(const In* input, count_type available, complex64* segments,
+                                    count_type fft_size, count_type step, count_type length,
+                                    count_type count) {
+    GRID_STRIDE_LOOP(i, count) {
+        const count_type segment = i / fft_size, t = i - segment * fft_size;
+        const count_type position = segment * step + t;
+        const bool read = t < length && position < available;
+        segments[i] = read ? as_complex(input[position]) : complex64{0.0f, 0.0f};
+    }
+}
+
+__device__ inline float from_complex(complex64 value, float) { return value.real; }
+__device__ inline complex64 from_complex(complex64 value, complex64) { return value; }
+
+// output[j] = the full-rate output at position p = first + j * decimation (counted from the
+// first segment's start): item p mod step of segment p / step's valid part, which starts at
+// `offset` (tap_count - 1).
+template <typename Out>
+__device__ void overlap_save_extract(const complex64* segments, Out* output, count_type outputs,
+                                     count_type fft_size, count_type step, count_type offset,
+                                     count_type first, count_type decimation, Rotation rotation) {
+    GRID_STRIDE_LOOP(j, outputs) {
+        const count_type position = first + j * decimation;
+        const count_type segment = position / step;
+        const count_type valid = position - segment * step;
+        const Out value = from_complex(segments[segment * fft_size + offset + valid], Out());
+        output[j] = rotated(value, rotation, j);
+    }
+}
+
+}  // namespace
+
+#define FIR_FILTER_KERNEL(name, In, Tap, Out)                                                     \
+    extern "C" __global__ void grcuda_fir_filter_##name(const In* input, const Tap* reversed_taps, \
+                                                         Out* output, count_type outputs,          \
+                                                         count_type tap_count,                     \
+                                                         count_type decimation, Rotation rotation) { \
+        fir_filter(input, reversed_taps, output, outputs, tap_count, decimation, rotation);       \
+    }
+
+FIR_FILTER_KERNEL(ccc, complex64, complex64, complex64)
+FIR_FILTER_KERNEL(ccf, complex64, float, complex64)
+FIR_FILTER_KERNEL(fff, float, float, float)
+
+#define OVERLAP_SAVE_KERNELS(name, T)                                                              \
+    extern "C" __global__ void grcuda_overlap_save_gather_##name(                                  \
+        const T* input, count_type available, complex64* segments, count_type fft_size,          \
+        count_type step, count_type length, count_type count) {                                    \
+        overlap_save_gather(input, available, segments, fft_size, step, length, count);            \
+    }                                                                                              \
+    extern "C" __global__ void grcuda_overlap_save_extract_##name(                                 \
+        const complex64* segments, T* output, count_type outputs, count_type fft_size,            \
+        count_type step, count_type offset, count_type first, count_type decimation,              \
+        Rotation rotation) {                                                                       \
+        overlap_save_extract(segments, output, outputs, fft_size, step, offset, first, decimation, \
+                             rotation);                                                            \
+    }
+
+OVERLAP_SAVE_KERNELS(float32, float)
+OVERLAP_SAVE_KERNELS(complex64, complex64)
+
+// spectra[i] *= response[i mod fft_size]: every segment's spectrum times the filter's.
+extern "C" __global__ void grcuda_overlap_save_multiply(complex64* spectra, const complex64* response,
+                                                       count_type fft_size, count_type count) {
+    GRID_STRIDE_LOOP(i, count) { spectra[i] = grcuda::multiply(spectra[i], response[i % fft_size]); }
+}

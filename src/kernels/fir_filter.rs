@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+//! FIR filters (`kernels/fir_filter.cu`): the direct form, and the three steps around cuFFT of
+//! overlap-save convolution. [`crate::filter::FirFilter`] owns the taps and chooses between
+//! them; these launchers only check and enqueue.
+//!
+//! Every filter computes what GNU Radio's fir_filter_xxx computes: output j is the dot product
+//! of the reversed taps with `tap_count` input items from item `j * decimation` on (the input
+//! starts with `tap_count - 1` items of history). Complex outputs may be rotated by a phase
+//! that advances by a fixed increment per output ([`Rotation`]), which is how
+//! freq_xlating_fir_filter translates the frequency after decimating.
+
+use crate::error::{Error, Result};
+use crate::kernels::element::Complex32;
+use crate::kernels::launch::{self, argument};
+use crate::kernels::program::{
+    FIR_FILTER_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS,
+};
+use crate::kernels::{cpu, validate};
+use crate::stream::Stream;
+use std::ops::Range;
+
+/// The input, tap and output types of a FIR filter, named as GNU Radio names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirTypes {
+    /// Complex input, complex taps, complex output.
+    Ccc,
+    /// Complex input, float taps, complex output.
+    Ccf,
+    /// Float input, float taps, float output.
+    Fff,
+}
+
+impl FirTypes {
+    /// GNU Radio's suffix, which is also the kernel name's.
+    pub fn name(self) -> &'static str {
+        match self {
+            FirTypes::Ccc => "ccc",
+            FirTypes::Ccf => "ccf",
+            FirTypes::Fff => "fff",
+        }
+    }
+
+    /// Whether input and output items are complex64 (else float32).
+    pub fn complex_samples(self) -> bool {
+        self != FirTypes::Fff
+    }
+
+    /// Whether taps are complex64 (else float32).
+    pub fn complex_taps(self) -> bool {
+        self == FirTypes::Ccc
+    }
+
+    /// The name of the sample type's kernels ("complex64" or "float32").
+    pub(crate) fn sample_name(self) -> &'static str {
+        if self.complex_samples() { "complex64" } else { "float32" }
+    }
+}
+
+/// A phase rotation of a filter's outputs: output j is multiplied by e^(i·(start + j·increment)),
+/// with the angle computed in double precision, so it stays exact over any number of outputs.
+/// The C layout is the kernels' `Rotation` parameter.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rotation {
+    start: f64,
+    increment: f64,
+    rotate: i32,
+}
+
+impl Rotation {
+    /// No rotation: outputs are left as they are.
+    pub const NONE: Rotation = Rotation { start: 0.0, increment: 0.0, rotate: 0 };
+
+    /// The rotation starting at `start` radians and advancing `increment` radians per output.
+    pub fn new(start: f64, increment: f64) -> Rotation {
+        Rotation { start, increment, rotate: 1 }
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.rotate == 0
+    }
+
+    /// The angle of output `index`, reduced to [-π, π] as the kernels reduce it.
+    pub(crate) fn angle(&self, index: usize) -> f64 {
+        let angle = self.start + index as f64 * self.increment;
+        angle - std::f64::consts::TAU * (angle / std::f64::consts::TAU).round_ties_even()
+    }
+
+    fn check(&self, types: FirTypes) -> Result<()> {
+        if !self.is_none() && !types.complex_samples() {
+            return Err(Error::invalid_argument("a rotation needs complex outputs: float filters cannot rotate"));
+        }
+        if !(self.start.is_finite() && self.increment.is_finite()) {
+            return Err(Error::invalid_argument(format!(
+                "the rotation's start phase ({}) and increment ({}) must be finite",
+                self.start, self.increment
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The byte range of `count` samples of `types` (complex64 or float32) at `address`.
+fn samples(what: &str, address: u64, count: usize, complex: bool) -> Result<Range<u64>> {
+    if complex {
+        validate::array::<Complex32>(what, address, count)
+    } else {
+        validate::array::<f32>(what, address, count)
+    }
+}
+
+/// How many input items `outputs` outputs read: `(outputs - 1) * decimation + tap_count`.
+pub fn fir_input_items(outputs: usize, tap_count: usize, decimation: usize) -> Result<usize> {
+    outputs
+        .checked_sub(1)
+        .map_or(Some(0), |last| last.checked_mul(decimation)?.checked_add(tap_count))
+        .ok_or_else(|| Error::invalid_argument(format!("the FIR input size overflows ({outputs} outputs)")))
+}
+
+fn check_shape(tap_count: usize, decimation: usize) -> Result<()> {
+    if tap_count == 0 {
+        return Err(Error::invalid_argument("the filter has no taps: pass at least one tap"));
+    }
+    if decimation == 0 {
+        return Err(Error::invalid_argument("decimation is 0: pass 1 for no decimation, or more"));
+    }
+    Ok(())
+}
+
+/// The direct form: for each of `outputs` outputs, `output[j]` = the dot product of the
+/// `tap_count` taps at `reversed_taps` (the filter's taps, last first) with `input[j *
+/// decimation ..]`, then rotated by `rotation` (complex outputs only). `input` holds
+/// [`fir_input_items`] items. The output must not overlap the input or the taps.
+///
+/// # Safety
+/// Every array must be device memory of the stream's device (host memory on the simulated
+/// backend) of the sizes above, valid until the kernel completes, and nothing else may write
+/// them meanwhile.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn fir_filter(
+    stream: &Stream,
+    types: FirTypes,
+    input: u64,
+    reversed_taps: u64,
+    output: u64,
+    outputs: usize,
+    tap_count: usize,
+    decimation: usize,
+    rotation: Rotation,
+) -> Result<()> {
+    check_shape(tap_count, decimation)?;
+    rotation.check(types)?;
+    if outputs == 0 {
+        return Ok(());
+    }
+    let complex = types.complex_samples();
+    let input_range = samples("input", input, fir_input_items(outputs, tap_count, decimation)?, complex)?;
+    let taps_range = samples("taps", reversed_taps, tap_count, types.complex_taps())?;
+    let output_range = samples("output", output, outputs, complex)?;
+    validate::disjoint(("input", &input_range), ("output", &output_range))?;
+    validate::disjoint(("taps", &taps_range), ("output", &output_range))?;
+    let on_cpu = || unsafe {
+        cpu::fir_filter::fir_filter(types, input, reversed_taps, output, outputs, tap_count, decimation, rotation)
+    };
+    launch::run(stream, FIR_FILTER_KERNELS.variant(types.name()), on_cpu, |kernel| {
+        let (outputs_argument, taps_argument, decimation_argument) =
+            (outputs as u64, tap_count as u64, decimation as u64);
+        unsafe {
+            kernel.launch(
+                outputs,
+                &mut [
+                    argument(&input),
+                    argument(&reversed_taps),
+                    argument(&output),
+                    argument(&outputs_argument),
+                    argument(&taps_argument),
+                    argument(&decimation_argument),
+                    argument(&rotation),
+                ],
+            )
+        }
+    })
+}
+
+/// Overlap-save, step 1: `segments[s * fft_size + t] = input[s * step + t]` as complex64 for
+/// `segment_count` segments and `t < length`, zero for larger `t` and where `s * step + t` is
+/// `available` or more.
+///
+/// # Safety
+/// As [`fir_filter`]: `input` holds `available` samples, `segments` `segment_count * fft_size`
+/// complex64 items, disjoint from the input.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn overlap_save_gather(
+    stream: &Stream,
+    complex_input: bool,
+    input: u64,
+    available: usize,
+    segments: u64,
+    fft_size: usize,
+    step: usize,
+    length: usize,
+    segment_count: usize,
+) -> Result<()> {
+    let count = validate::product("overlap-save segments", &[segment_count, fft_size])?;
+    if count == 0 {
+        return Ok(());
+    }
+    let input_range = samples("input", input, available, complex_input)?;
+    let segments_range = validate::array::<Complex32>("segments", segments, count)?;
+    validate::disjoint(("input", &input_range), ("segments", &segments_range))?;
+    let on_cpu = || unsafe {
+        cpu::fir_filter::overlap_save_gather(complex_input, input, available, segments, fft_size, step, length, count)
+    };
+    let variant = if complex_input { "complex64" } else { "float32" };
+    launch::run(stream, OVERLAP_SAVE_GATHER_KERNELS.variant(variant), on_cpu, |kernel| {
+        let sizes = [available, fft_size, step, length, count].map(|size| size as u64);
+        unsafe {
+            kernel.launch(
+                count,
+                &mut [
+                    argument(&input),
+                    argument(&sizes[0]),
+                    argument(&segments),
+                    argument(&sizes[1]),
+                    argument(&sizes[2]),
+                    argument(&sizes[3]),
+                    argument(&sizes[4]),
+                ],
+            )
+        }
+    })
+}
+
+/// Overlap-save, step 2 (between the forward and the inverse transform): each of the
+/// `segment_count` spectra of `fft_size` bins at `spectra`, in place, times the `fft_size` bins
+/// at `response`.
+///
+/// # Safety
+/// As [`fir_filter`], for the sizes above; `response` disjoint from `spectra`.
+pub(crate) unsafe fn overlap_save_multiply(
+    stream: &Stream,
+    spectra: u64,
+    response: u64,
+    fft_size: usize,
+    segment_count: usize,
+) -> Result<()> {
+    let count = validate::product("overlap-save spectra", &[segment_count, fft_size])?;
+    if count == 0 {
+        return Ok(());
+    }
+    let spectra_range = validate::array::<Complex32>("spectra", spectra, count)?;
+    let response_range = validate::array::<Complex32>("response", response, fft_size)?;
+    validate::disjoint(("spectra", &spectra_range), ("response", &response_range))?;
+    let on_cpu = || unsafe { cpu::fir_filter::overlap_save_multiply(spectra, response, fft_size, count) };
+    launch::run(stream, OVERLAP_SAVE_MULTIPLY_KERNELS.variant(""), on_cpu, |kernel| {
+        let (fft_size, count_argument) = (fft_size as u64, count as u64);
+        unsafe {
+            kernel.launch(
+                count,
+                &mut [argument(&spectra), argument(&response), argument(&fft_size), argument(&count_argument)],
+            )
+        }
+    })
+}
+
+/// Overlap-save, step 3: for `outputs` outputs, with `p = first + j * decimation`, `output[j]`
+/// = item `offset + p mod step` of segment `p / step` (the real part for float output),
+/// rotated by `rotation`.
+///
+/// # Safety
+/// As [`fir_filter`]: `segments` holds every segment the outputs fall in, `output` `outputs`
+/// samples, disjoint from the segments.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn overlap_save_extract(
+    stream: &Stream,
+    types: FirTypes,
+    segments: u64,
+    segment_count: usize,
+    output: u64,
+    outputs: usize,
+    fft_size: usize,
+    step: usize,
+    offset: usize,
+    first: usize,
+    decimation: usize,
+    rotation: Rotation,
+) -> Result<()> {
+    rotation.check(types)?;
+    if outputs == 0 {
+        return Ok(());
+    }
+    let last_position = validate::product("overlap-save positions", &[outputs - 1, decimation])?
+        .checked_add(first)
+        .ok_or_else(|| Error::invalid_argument("the overlap-save positions overflow"))?;
+    if step == 0 || last_position / step >= segment_count || offset + step > fft_size {
+        return Err(Error::invalid_argument(format!(
+            "{outputs} outputs at decimation {decimation} do not fall in {segment_count} segments of {step} outputs"
+        )));
+    }
+    let count = validate::product("overlap-save segments", &[segment_count, fft_size])?;
+    let segments_range = validate::array::<Complex32>("segments", segments, count)?;
+    let output_range = samples("output", output, outputs, types.complex_samples())?;
+    validate::disjoint(("segments", &segments_range), ("output", &output_range))?;
+    let on_cpu = || unsafe {
+        cpu::fir_filter::overlap_save_extract(
+            types, segments, output, outputs, fft_size, step, offset, first, decimation, rotation,
+        )
+    };
+    launch::run(stream, OVERLAP_SAVE_EXTRACT_KERNELS.variant(types.sample_name()), on_cpu, |kernel| {
+        let sizes = [outputs, fft_size, step, offset, first, decimation].map(|size| size as u64);
+        unsafe {
+            kernel.launch(
+                outputs,
+                &mut [
+                    argument(&segments),
+                    argument(&output),
+                    argument(&sizes[0]),
+                    argument(&sizes[1]),
+                    argument(&sizes[2]),
+                    argument(&sizes[3]),
+                    argument(&sizes[4]),
+                    argument(&sizes[5]),
+                    argument(&rotation),
+                ],
+            )
+        }
+    })
+}
