@@ -10,24 +10,34 @@ returns, and the flowgraph crashes at start() when the gateway calls into it. Ev
 connection asks the block for its C++ object (to_basic_block()); the blocks here answer
 through kept_alive, which holds the Python block from then until no flowgraph holds its
 gateway any more. That is checked at every new connection and before every garbage
-collection, so a freed flowgraph releases its blocks soon after. A block counts as held by a
-flowgraph only once it has been seen connected: connect() asks every block of a chain for
-its C++ object before it connects the first pair.
+collection, so a freed flowgraph releases its blocks soon after. connect() asks every block
+of a chain for its C++ object before it connects the first pair, and holds what it got
+until it returns: a block counts as released only when no flowgraph holds its gateway and
+nothing else holds more references to the gateway's Python object than it had when the
+block was asked for it.
 """
 
 import gc
+import sys
 
 from . import cuda_python
 
-# The blocks whose gateway some flowgraph may hold, each with whether one was seen to.
+# The blocks whose gateway a flowgraph may hold, each with the references its gateway's
+# Python object had before connect() got it.
 _held = {}
 
 
+def _references(gateway):
+    """The references to a gateway's Python object, counted the same way by both callers
+    (each holds it in a local name and passes it here), so that only other holders make a
+    difference."""
+    return sys.getrefcount(gateway)
+
+
 def _release_unused():
-    for block, seen_connected in list(_held.items()):
-        if cuda_python._cpp_owners(block.gateway) > 1:
-            _held[block] = True
-        elif seen_connected:
+    for block, references in list(_held.items()):
+        gateway = block.gateway
+        if cuda_python._cpp_owners(gateway) <= 1 and _references(gateway) <= references:
             del _held[block]
 
 
@@ -45,5 +55,6 @@ class kept_alive:
 
     def to_basic_block(self):
         _release_unused()
-        _held.setdefault(self, False)
-        return self.gateway.to_basic_block()
+        gateway = self.gateway
+        _held.setdefault(self, _references(gateway))
+        return gateway.to_basic_block()
