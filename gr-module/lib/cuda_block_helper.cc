@@ -12,6 +12,7 @@
 #include <gnuradio/cuda/cuda_block_helper.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
+#include <atomic>
 
 namespace gr {
 namespace cuda {
@@ -51,8 +52,18 @@ void mark_work_done(const gr::block_detail_sptr& detail, cudaStream_t stream)
 
 } // namespace cuda
 
+namespace {
+std::atomic<int> mixin_instances{ 0 };
+} // namespace
+
+bool cuda_block::instances_exist()
+{
+    return mixin_instances.load(std::memory_order_acquire) > 0;
+}
+
 cuda_block::cuda_block()
 {
+    mixin_instances.fetch_add(1, std::memory_order_acq_rel);
     cuda::check(grcuda_stream_new(cuda::device(), &d_owned_stream),
                 "gr::cuda_block stream");
     d_stream = reinterpret_cast<cudaStream_t>(
@@ -67,6 +78,7 @@ cuda_block::~cuda_block()
     const grcuda_status finished = grcuda_stream_synchronize(d_owned_stream);
     static_cast<void>(finished);
     grcuda_stream_free(d_owned_stream);
+    mixin_instances.fetch_sub(1, std::memory_order_acq_rel);
 }
 
 } // namespace gr

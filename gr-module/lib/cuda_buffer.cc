@@ -281,6 +281,9 @@ std::string side_change_message(const std::string& writer, bool now_on_gpu)
 
 namespace {
 
+//! What the mixin checks iterate over when no mixin block exists.
+const std::vector<gr::buffer_reader*> no_readers;
+
 //! The reference module's mixin on \p block (see the class comment), or nullptr.
 const gr::cuda_block* stream_mixin(const gr::block_sptr& block)
 {
@@ -455,7 +458,9 @@ int cuda_buffer::space_available()
         prune_tags(d_last_min_items_read);
         d_last_min_items_read = min_items_read;
     }
-    synchronize_stream_readers();
+    if (gr::cuda_block::instances_exist()) {
+        synchronize_stream_readers();
+    }
     return static_cast<int>(d_bufsize - 1 - most_unread);
 }
 
@@ -510,7 +515,8 @@ const void* cuda_buffer::_read_pointer(unsigned int read_index)
           "cuda_buffer read pointer");
     // A reader with the mixin launches kernels on a stream the buffer does not order:
     // what it is offered must be written first.
-    for (const gr::buffer_reader* reader : d_readers) {
+    for (const gr::buffer_reader* reader :
+         gr::cuda_block::instances_exist() ? d_readers : no_readers) {
         if (reader->get_read_index() != read_index ||
             stream_mixin(reader->link()) == nullptr) {
             continue;
@@ -534,7 +540,8 @@ void cuda_buffer::post_work(int nitems)
     wire_once();
     // A writer with the mixin enqueued its work on a stream the buffer does not order:
     // readers may see the items once it is done.
-    if (const gr::cuda_block* mixin = stream_mixin(link())) {
+    if (const gr::cuda_block* mixin =
+            gr::cuda_block::instances_exist() ? stream_mixin(link()) : nullptr) {
         synchronize(*mixin, "cuda_buffer: waiting for a gr::cuda_block writer");
     }
     check(grcuda_buffer_post_work(d_handle, d_write_index, nitems),

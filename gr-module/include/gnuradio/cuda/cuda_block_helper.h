@@ -70,6 +70,11 @@ public:
 
     virtual cudaStream_t get_cuda_stream() const { return d_stream; }
 
+    //! Whether any block with this mixin exists in the process: cuda_buffer looks for
+    //! mixin blocks on its edges only then, so that flowgraphs without them pay nothing
+    //! per call.
+    static bool instances_exist();
+
 protected:
     //! The libgrcuda stream behind d_stream, for libgrcuda's kernels (grcuda_copy, ...),
     //! which take it rather than a cudaStream_t.
