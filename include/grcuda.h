@@ -154,6 +154,21 @@
 #define GRCUDA_FIR_FFT_WHOLE_SEGMENTS 3
 
 /**
+ * FIR types: complex input, complex taps, complex output (fir_filter_ccc).
+ */
+#define GRCUDA_FIR_CCC 0
+
+/**
+ * FIR types: complex input, float taps, complex output (fir_filter_ccf).
+ */
+#define GRCUDA_FIR_CCF 1
+
+/**
+ * FIR types: float input, float taps, float output (fir_filter_fff).
+ */
+#define GRCUDA_FIR_FFF 2
+
+/**
  * Message level: information, such as the backend chosen when no GPU is usable.
  */
 #define GRCUDA_LOG_INFO 1
@@ -785,10 +800,10 @@ uint32_t grcuda_fir_filter_method(const struct grcuda_fir_filter *filter);
 size_t grcuda_fir_filter_output_multiple(const struct grcuda_fir_filter *filter);
 
 /**
- * The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form, for filters of complex
- * taps (`complex_taps`, ccc) or float taps (ccf, fff).
+ * The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form for filters of `types`
+ * (GRCUDA_FIR_CCC, _CCF or _FFF; 0 for any other value).
  */
-size_t grcuda_fir_filter_direct_tap_limit(bool complex_taps);
+size_t grcuda_fir_filter_direct_tap_limit(uint32_t types);
 
 /**
  * Enqueues the filtering of up to `outputs` outputs on the filter's stream, without waiting,

@@ -57,16 +57,61 @@ __device__ inline complex64 rotated(complex64 value, const Rotation& rotation, c
     return complex64{fmaf(value.real, c, -(value.imag * s)), fmaf(value.real, s, value.imag * c)};
 }
 
+// Outputs per thread of the direct form. A thread computes OUTPUTS_PER_THREAD consecutive
+// outputs and keeps the input they share in registers: tap k = q * decimation + p of output
+// j reads input (j + q) * decimation + p, so for each phase p the inputs of the thread's
+// outputs slide by one register per q, and each tap costs one load for all of them.
+#define OUTPUTS_PER_THREAD 8
+
+// The sum for each output runs over the taps phase by phase (p = 0 .. decimation - 1, then
+// q upwards): the same order for every output, whatever thread or call computes it.
 template <typename In, typename Tap, typename Out>
 __device__ void fir_filter(const In* input, const Tap* reversed_taps, Out* output, count_type outputs,
                            count_type tap_count, count_type decimation, Rotation rotation) {
-    GRID_STRIDE_LOOP(j, outputs) {
-        const In* window = input + j * decimation;
-        Out sum = zero<Out>();
-        for (count_type k = 0; k < tap_count; ++k) {
-            sum = multiply_add(window[k], reversed_taps[k], sum);
+    const count_type groups = (outputs + OUTPUTS_PER_THREAD - 1) / OUTPUTS_PER_THREAD;
+    GRID_STRIDE_LOOP(group, groups) {
+        const count_type first = group * OUTPUTS_PER_THREAD;
+        const count_type count = outputs - first < OUTPUTS_PER_THREAD ? outputs - first : OUTPUTS_PER_THREAD;
+        Out sum[OUTPUTS_PER_THREAD];
+#pragma unroll
+        for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+            sum[r] = zero<Out>();
         }
-        output[j] = rotated(sum, rotation, j);
+        // Loads past the input (outputs beyond the last) give zeros; whatever the slide moves
+        // into the slot of an output that exists is that output's input.
+        const count_type input_items = (outputs - 1) * decimation + tap_count;
+        const count_type phases = decimation < tap_count ? decimation : tap_count;
+        for (count_type p = 0; p < phases; ++p) {
+            In window[OUTPUTS_PER_THREAD];
+#pragma unroll
+            for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+                const count_type position = (first + r) * decimation + p;
+                window[r] = position < input_items ? input[position] : In();
+            }
+            for (count_type k = p; k < tap_count; k += decimation) {
+                const Tap tap = reversed_taps[k];
+#pragma unroll
+                for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+                    sum[r] = multiply_add(window[r], tap, sum[r]);
+                }
+                // Slide: output r's next input is output r + 1's current one.
+#pragma unroll
+                for (int r = 0; r < OUTPUTS_PER_THREAD - 1; ++r) {
+                    window[r] = window[r + 1];
+                }
+                const count_type next = k + decimation;
+                if (next < tap_count) {
+                    const count_type position = (first + OUTPUTS_PER_THREAD - 1) * decimation + next;
+                    window[OUTPUTS_PER_THREAD - 1] = position < input_items ? input[position] : In();
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+            if (r < count) {
+                output[first + r] = rotated(sum[r], rotation, first + r);
+            }
+        }
     }
 }
 

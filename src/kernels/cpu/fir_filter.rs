@@ -81,10 +81,12 @@ unsafe fn direct<S: MultiplyAdd<Tap>, Tap: Copy>(
     decimation: usize,
     rotation: Rotation,
 ) {
+    // The kernel's order: the taps phase by phase (k = p, p + decimation, ... for p = 0, 1, ...).
     unsafe {
         generate(output, outputs, |j| {
             let first = j * decimation;
-            let sum = (0..tap_count)
+            let taps = (0..decimation.min(tap_count)).flat_map(|phase| (phase..tap_count).step_by(decimation));
+            let sum = taps
                 .fold(S::ZERO, |sum, k| read::<S>(input, first + k).multiply_add(read::<Tap>(reversed_taps, k), sum));
             sum.rotated(&rotation, j)
         })

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Benchmarks of the GPU FIR filters against baselines measured in the same run.
+
+1. methods: libgrcuda's FIR filter called directly (no flowgraph), the direct form against
+   overlap-save through cuFFT, by tap count: where the automatic choice should switch.
+2. blocks: cuda.fir_filter_xxx, fft_filter_xxx and freq_xlating_fir_filter_xxx in a GPU
+   chain (cuda.null_source -> filter -> cuda.null_sink) at 2^20 and 2^22 output items per
+   call, against (a) GNU Radio's CPU block in a CPU chain (1 thread; fft_filter also with
+   its nthreads), and (b) a roofline measured in the same run: the input and output bytes
+   at the device-to-device copy rate, and for overlap-save also the rate of the cuFFT
+   transforms it must do (a forward and an inverse transform per segment).
+
+Items per call are set with set_max_noutput_items on the GPU source and filter, buffers hold
+--buffer-calls calls; the CPU chains run with GNU Radio's defaults. Prints Markdown tables,
+writes JSON (--json) and PNG plots (--plots).
+"""
+
+import ctypes
+import os
+
+import numpy as np
+from gnuradio import blocks, filter, gr
+
+import benchmark_support
+from benchmark_support import configure, grcuda, ok, plot, steady_rate, steady_rate_and_cores
+
+from gnuradio import cuda
+
+for _name in ("grcuda_fir_filter_new_ccc", "grcuda_fir_filter_new_ccf", "grcuda_fir_filter_new_fff"):
+    getattr(grcuda, _name).restype = ctypes.c_int
+grcuda.grcuda_fir_filter_execute.restype = ctypes.c_int
+grcuda.grcuda_fir_filter_history.restype = ctypes.c_size_t
+grcuda.grcuda_fir_filter_direct_tap_limit.restype = ctypes.c_size_t
+
+DIRECT, FFT = 1, 2  # GRCUDA_FIR_DIRECT, GRCUDA_FIR_FFT
+SAMPLE_BYTES = {"ccc": (8, 8), "ccf": (8, 8), "fff": (4, 4)}  # input and output bytes
+
+
+def random_taps(suffix, count):
+    rng = np.random.default_rng(count)
+    taps = rng.standard_normal(count).astype(np.float32)
+    if suffix == "ccc":
+        return (taps + 1j * rng.standard_normal(count)).astype(np.complex64)
+    return taps
+
+
+def engine_rate(args, suffix, taps, method, outputs):
+    """Output samples per second of libgrcuda's filter alone, on raw device memory."""
+    r = args.raw
+    taps = random_taps(suffix, taps)
+    handle = ctypes.c_void_p()
+    make = getattr(grcuda, f"grcuda_fir_filter_new_{suffix}")
+    ok(make(r.stream, 1, method, taps.ctypes.data_as(ctypes.c_void_p), len(taps), ctypes.byref(handle)), "filter")
+    history = grcuda.grcuda_fir_filter_history(handle)
+    in_bytes, out_bytes = SAMPLE_BYTES[suffix]
+    source, destination = r.memory(0, (outputs + history) * in_bytes), r.memory(0, outputs * out_bytes)
+    produced = ctypes.c_size_t()
+    position = [0]
+
+    def launch():
+        done = 0
+        while done < outputs:
+            ok(
+                grcuda.grcuda_fir_filter_execute(
+                    handle,
+                    ctypes.c_void_p(source.value + done * in_bytes),
+                    ctypes.c_void_p(destination.value + done * out_bytes),
+                    ctypes.c_size_t(outputs - done),
+                    ctypes.c_uint64(position[0] + done),
+                    ctypes.byref(produced),
+                ),
+                "execute",
+            )
+            done += produced.value
+        position[0] += outputs
+
+    calls = max(4, args.volume // (outputs * in_bytes))
+    rate = calls * outputs / r.timed(calls, launch)
+    grcuda.grcuda_fir_filter_free(handle)
+    return rate
+
+
+def copy_rate(args, nbytes):
+    """Device-to-device bytes per second of the copy kernel, at nbytes per copy."""
+    r = args.raw
+    source, destination = r.memory(0, nbytes), r.memory(0, nbytes)
+    calls = max(8, args.volume // nbytes)
+    return 2 * calls * nbytes / r.timed(calls, lambda: r.copy_kernel(destination, source, nbytes))
+
+
+def fft_pair_rate(args, size, batch):
+    """Transforms per second of size-point cuFFT transforms in batches (forward ones: an
+    inverse transform costs the same)."""
+    r = args.raw
+    buffer = r.memory(0, size * batch * 8)
+    calls = max(8, args.volume // (size * batch * 8))
+    return calls * batch / r.timed(calls, lambda: r.fft(size, batch, buffer, buffer))
+
+
+def methods(args, results):
+    outputs = 1 << (18 if args.quick else 22)
+    print(
+        f"### Direct form vs overlap-save, libgrcuda's filter alone (2^{outputs.bit_length() - 1} outputs per call, decimation 1)\n"
+    )
+    print("| type | taps | direct Gsamples/s | overlap-save Gsamples/s | faster |")
+    print("|---|---:|---:|---:|---|")
+    for suffix in ("ccc", "ccf", "fff"):
+        limit = grcuda.grcuda_fir_filter_direct_tap_limit(("ccc", "ccf", "fff").index(suffix))
+        for taps in (8,) if args.quick else (8, 16, 32, 48, 64, 96, 128, 192, 256, 512):
+            direct = engine_rate(args, suffix, taps, DIRECT, outputs) / 1e9
+            fft = engine_rate(args, suffix, taps, FFT, outputs) / 1e9
+            results["methods"].append({"type": suffix, "taps": taps, "direct": direct, "fft": fft, "limit": limit})
+            faster = "direct" if direct >= fft else "overlap-save"
+            print(
+                f"| {suffix} | {taps} | {direct:.1f} | {fft:.1f} | {faster}{' (automatic)' if taps <= limit else ''} |"
+            )
+    print()
+
+
+def gpu_rate(make_block, itemsize_in, items, args):
+    tb = gr.top_block()
+    source, block, sink = cuda.null_source(itemsize_in, 1, False), make_block(), cuda.null_sink(itemsize_in)
+    configure([source, block], items, args.buffer_calls)
+    tb.connect(source, block, sink)
+    return steady_rate_and_cores(tb, sink, args.seconds)
+
+
+def cpu_rate(make_block, itemsize, args):
+    tb = gr.top_block()
+    source, block, sink = blocks.null_source(itemsize), make_block(), blocks.null_sink(itemsize)
+    tb.connect(source, block, sink)
+    return steady_rate(tb, sink, args.seconds)
+
+
+# block name (in both modules), taps, whether the GPU block uses overlap-save
+BLOCKS = [
+    ("fir_filter_ccf", 31, False),
+    ("fir_filter_ccc", 31, False),
+    ("fir_filter_fff", 63, False),
+    ("fir_filter_ccf", 513, True),
+    ("fft_filter_ccc", 1024, True),
+    ("fft_filter_ccf", 1024, True),
+    ("fft_filter_fff", 1024, True),
+    ("freq_xlating_fir_filter_ccf", 63, False),
+]
+
+
+def make(module, name, taps, nthreads=None):
+    suffix = name.rsplit("_", 1)[1]
+    values = list(random_taps(suffix, taps))
+    block = getattr(module, name)
+    if name.startswith("fft_filter"):
+        return lambda: block(1, values, nthreads or 1)
+    if name.startswith("freq_xlating"):
+        return lambda: block(1, values, 1.25e6, 1e7)
+    return lambda: block(1, values)
+
+
+def filters(args, results):
+    print("### GPU filters vs GNU Radio's CPU blocks and the same-run roofline (decimation 1)\n")
+    print(
+        "Roofline: input + output bytes at the device-to-device copy rate; for overlap-save the "
+        "lower of that and the rate of its cuFFT transforms (two of the FFT size per segment).\n"
+    )
+    print(
+        "| block | taps | items per call | GPU Gsamples/s | cores | roofline Gsamples/s | of roofline "
+        "| CPU Msamples/s (1 thread) | vs CPU | CPU Msamples/s (16 threads) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, taps, fft_based in BLOCKS[:1] if args.quick else BLOCKS:
+        suffix = name.rsplit("_", 1)[1]
+        in_bytes, out_bytes = SAMPLE_BYTES[suffix]
+        cpu = cpu_rate(make(filter, name, taps), in_bytes, args)
+        cpu16 = cpu_rate(make(filter, name, taps, 16), in_bytes, args) if name.startswith("fft_filter") else None
+        for shift in (18,) if args.quick else (20, 22):
+            items = 1 << shift
+            gpu, cores = gpu_rate(make(cuda, name, taps), in_bytes, items, args)
+            roofline = copy_rate(args, items * in_bytes) / (in_bytes + out_bytes)
+            if fft_based:
+                size = max(8192, 2 * (1 << (taps - 1).bit_length()))
+                step = size - taps + 1
+                segments = max(1, items // step)
+                roofline = min(roofline, fft_pair_rate(args, size, segments) / 2 * step)
+            row = {
+                "block": name,
+                "taps": taps,
+                "items": items,
+                "gpu": gpu,
+                "cores": cores,
+                "roofline": roofline,
+                "cpu": cpu,
+                "cpu16": cpu16,
+            }
+            results["filters"].append(row)
+            cpu16_text = f"{cpu16 / 1e6:.0f}" if cpu16 else "-"
+            print(
+                f"| {name} | {taps} | 2^{shift} | {gpu / 1e9:.2f} | {cores:.1f} | {roofline / 1e9:.1f} | "
+                f"{100 * gpu / roofline:.0f}% | {cpu / 1e6:.1f} | {gpu / cpu:.0f}x | {cpu16_text} |"
+            )
+    print()
+
+
+def draw(results, folder):
+    os.makedirs(folder, exist_ok=True)
+    for suffix in ("ccc", "ccf", "fff"):
+        rows = [row for row in results["methods"] if row["type"] == suffix]
+        plot(
+            os.path.join(folder, f"filters-methods-{suffix}.png"),
+            f"FIR {suffix}: direct form vs overlap-save (H200, 2^22 outputs per call)",
+            "taps",
+            "Gsamples/s",
+            {
+                "direct form": [(row["taps"], row["direct"]) for row in rows],
+                "overlap-save (cuFFT)": [(row["taps"], row["fft"]) for row in rows],
+            },
+        )
+
+
+def add_arguments(parser):
+    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
+
+
+def prepare(args):
+    if args.quick:
+        args.volume = min(args.volume, 16 << 20)
+    args.raw = benchmark_support.raw()
+
+
+if __name__ == "__main__":
+    benchmark_support.main(
+        __doc__, "GPU FIR filters", {"methods": methods, "filters": filters}, draw, add_arguments, prepare
+    )
