@@ -1055,6 +1055,186 @@ enum grcuda_status grcuda_deinterleave(const struct grcuda_stream *stream,
                                        size_t item_size);
 
 /**
+ * output[i] = product of inputs[k][i] over the `input_count` arrays, multiplied left to
+ * right, for `count` float items (GNU Radio's multiply_ff). `output` may be one of the first
+ * 16 inputs.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_ff(const struct grcuda_stream *stream,
+                                      const void *const *inputs,
+                                      size_t input_count,
+                                      void *output,
+                                      size_t count);
+
+/**
+ * As grcuda_multiply_ff(), for complex float items (GNU Radio's multiply_cc).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_cc(const struct grcuda_stream *stream,
+                                      const void *const *inputs,
+                                      size_t input_count,
+                                      void *output,
+                                      size_t count);
+
+/**
+ * output[i] = first[i] * conj(second[i]) for `count` complex float items (GNU Radio's
+ * multiply_conjugate_cc). `output` may equal either input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_conjugate_cc(const struct grcuda_stream *stream,
+                                                const void *first,
+                                                const void *second,
+                                                void *output,
+                                                size_t count);
+
+/**
+ * output[i] = conj(input[i]) for `count` complex float items (GNU Radio's conjugate_cc).
+ * `output` may equal `input`.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_conjugate_cc(const struct grcuda_stream *stream,
+                                       const void *input,
+                                       void *output,
+                                       size_t count);
+
+/**
+ * output[i] = the real part of input[i] for `count` complex float items (float output).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_real(const struct grcuda_stream *stream,
+                                          const void *input,
+                                          void *output,
+                                          size_t count);
+
+/**
+ * output[i] = the imaginary part of input[i] for `count` complex float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_imag(const struct grcuda_stream *stream,
+                                          const void *input,
+                                          void *output,
+                                          size_t count);
+
+/**
+ * output[i] = the angle of input[i] in radians, by GNU Radio's fast_atan2f (as its
+ * complex_to_arg), for `count` complex float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_arg(const struct grcuda_stream *stream,
+                                         const void *input,
+                                         void *output,
+                                         size_t count);
+
+/**
+ * real[i], imag[i] = the parts of input[i] for `count` complex float items (GNU Radio's
+ * complex_to_float with two outputs). No two of the arrays may overlap.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_float(const struct grcuda_stream *stream,
+                                           const void *input,
+                                           void *real,
+                                           void *imag,
+                                           size_t count);
+
+/**
+ * output[i] = real[i] + j imag[i] for `count` items (GNU Radio's float_to_complex); `imag`
+ * may be NULL, as GNU Radio's block with one input: the imaginary parts are then 0. The
+ * output overlaps no input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_float_to_complex(const struct grcuda_stream *stream,
+                                           const void *real,
+                                           const void *imag,
+                                           void *output,
+                                           size_t count);
+
+/**
+ * Output item j = input item j * n, for `items` items of `item_size` bytes: GNU Radio's
+ * keep_one_in_n with `input` at the first item kept. The input spans (items - 1) * n + 1
+ * items, which must not overlap the output; item_size and n are at least 1.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_keep_one_in_n(const struct grcuda_stream *stream,
+                                        const void *input,
+                                        void *output,
+                                        size_t items,
+                                        size_t item_size,
+                                        size_t n);
+
+/**
+ * The history (GNU Radio's set_history()) a moving average of `length` items restarted at
+ * least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
+ * up to 32 outputs that a call may start inside, which it recomputes so that the output
+ * does not depend on how the stream is split into calls.
+ */
+size_t grcuda_moving_average_history(size_t length, size_t max_iter);
+
+/**
+ * output[i] = scale * (x[i] + ... + x[i + length - 1]) per vector lane, for `items` items of
+ * `vlen` floats, where x is the input after its history, as GNU Radio's moving_average_ff
+ * computes it: a running sum started afresh at least every `max_iter` outputs, at points
+ * aligned to the stream. `input` holds `items` items after a history of
+ * grcuda_moving_average_history(length, max_iter) - 1 items (as GNU Radio hands a block its
+ * input) and does not overlap the output; `position` is the stream index of the first output (GNU Radio's
+ * nitems_written); vlen, length and max_iter are at least 1.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_moving_average_ff(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t items,
+                                            size_t vlen,
+                                            size_t length,
+                                            float scale,
+                                            size_t max_iter,
+                                            uint64_t position);
+
+/**
+ * As grcuda_moving_average_ff(), for complex float items and a complex scale.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_moving_average_cc(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t items,
+                                            size_t vlen,
+                                            size_t length,
+                                            struct grcuda_complex32 scale,
+                                            size_t max_iter,
+                                            uint64_t position);
+
+/**
+ * output[i] = gain * fast_atan2f(input[i + 1] * conj(input[i])) for `count` outputs (GNU
+ * Radio's quadrature_demod_cf, with its fast_atan2f). `input` holds count + 1 complex float
+ * items and does not overlap the output.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_quadrature_demod_cf(const struct grcuda_stream *stream,
+                                              const void *input,
+                                              void *output,
+                                              size_t count,
+                                              float gain);
+
+/**
+ * output[i] = input[i] * exp(j (start_phase + i * increment)) for `count` complex float items,
+ * the angle in double precision (both must be finite). `output` may equal `input`. The next
+ * call's start phase is grcuda_rotator_phase_after(start_phase, increment, count).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_rotator_cc(const struct grcuda_stream *stream,
+                                     const void *input,
+                                     void *output,
+                                     size_t count,
+                                     double start_phase,
+                                     double increment);
+
+/**
+ * The rotator's phase `count` samples after `phase`, in [-pi, pi]: the start phase of the
+ * call that follows one of `count` samples.
+ */
+GRCUDA_MUST_USE double grcuda_rotator_phase_after(double phase, double increment, uint64_t count);
+
+/**
  * Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
  * read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
  * Output may equal input.

@@ -216,6 +216,68 @@ def filter_bad_arguments():
     return cases
 
 
+def dsp_elementwise_bad_arguments():
+    """The elementwise, moving-average and phase blocks."""
+    vlen_fragment = "between 1 and 2^28 - 1 (vlen * 8 bytes must fit GNU Radio's largest item"
+    cases = [
+        refused("cuda.multiply_ff", "vlen", "between 1 and 2^29 - 1", lambda: cuda.multiply_ff(0)),
+        refused("cuda.multiply_cc", "vlen", "got 268435456", lambda: cuda.multiply_cc(2**28)),
+        refused("cuda.multiply_conjugate_cc", "vlen", vlen_fragment, lambda: cuda.multiply_conjugate_cc(0)),
+        refused("cuda.complex_to_float", "vlen", vlen_fragment, lambda: cuda.complex_to_float(0)),
+        refused("cuda.complex_to_real", "vlen", vlen_fragment, lambda: cuda.complex_to_real(0)),
+        refused("cuda.complex_to_imag", "vlen", vlen_fragment, lambda: cuda.complex_to_imag(2**28)),
+        refused("cuda.complex_to_arg", "vlen", vlen_fragment, lambda: cuda.complex_to_arg(0)),
+        refused("cuda.float_to_complex", "vlen", vlen_fragment, lambda: cuda.float_to_complex(0)),
+        refused(
+            "cuda.keep_one_in_n", "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda: cuda.keep_one_in_n(0, 2)
+        ),
+        refused("cuda.keep_one_in_n", "n", "between 1 and 2^31 - 1, got 0", lambda: cuda.keep_one_in_n(4, 0)),
+        refused("cuda.keep_one_in_n", "n", "between 1 and 2^31 - 1, got 0", lambda: cuda.keep_one_in_n(4, -3)),
+        refused("cuda.keep_one_in_n", "n", "got 0", lambda: cuda.keep_one_in_n(4, 2).set_n(0)),
+        refused("cuda.quadrature_demod_cf", "gain", "must be finite, got nan", lambda: cuda.quadrature_demod_cf(NAN)),
+        refused(
+            "cuda.quadrature_demod_cf", "gain", "must be finite", lambda: cuda.quadrature_demod_cf(1).set_gain(INF)
+        ),
+        refused("cuda.rotator_cc", "phase_inc", "must be finite, got inf", lambda: cuda.rotator_cc(INF)),
+        refused("cuda.rotator_cc", "phase_inc", "must be finite", lambda: cuda.rotator_cc(0.1).set_phase_inc(NAN)),
+        refused("cuda.conjugate_cc", "", "", lambda: cuda.conjugate_cc(1), TypeError),
+    ]
+    for suffix, scale in (("ff", 1.0), ("cc", 1 + 0j)):
+        make = getattr(cuda, "moving_average_" + suffix)
+        block = "cuda.moving_average_" + suffix
+        cases += [
+            refused(block, "length", "between 1 and 2^31 - 1, got 0", lambda m=make, s=scale: m(0, s)),
+            refused(block, "length", "got 0", lambda m=make, s=scale: m(10, s).set_length(-1)),
+            refused(block, "length", "got 0", lambda m=make, s=scale: m(10, s).set_length_and_scale(0, s)),
+            refused(block, "scale", "must be finite", lambda m=make: m(10, NAN)),
+            refused(block, "scale", "must be finite", lambda m=make, s=scale: m(10, s).set_scale(INF)),
+            refused(block, "max_iter", "between 1 and 2^31 - 1, got 0", lambda m=make, s=scale: m(10, s, 0)),
+            refused(block, "vlen", "between 1 and", lambda m=make, s=scale: m(10, s, 4096, 0)),
+        ]
+    return cases
+
+
+def dsp_elementwise_good_arguments():
+    return [
+        lambda: cuda.multiply_ff(2**29 - 1),
+        lambda: cuda.multiply_cc(1),
+        lambda: cuda.multiply_conjugate_cc(2**28 - 1),
+        lambda: cuda.conjugate_cc(),
+        lambda: cuda.complex_to_float(2**28 - 1),
+        lambda: cuda.complex_to_real(1),
+        lambda: cuda.complex_to_imag(1),
+        lambda: cuda.complex_to_arg(2**28 - 1),
+        lambda: cuda.float_to_complex(2**28 - 1),
+        lambda: cuda.keep_one_in_n(INT_MAX, INT_MAX),
+        lambda: cuda.keep_one_in_n(1, 1).set_n(INT_MAX),
+        lambda: cuda.moving_average_ff(1, -3.4e38, 1, 2**29 - 1),
+        lambda: cuda.moving_average_cc(INT_MAX, 1j, INT_MAX, 1),
+        lambda: cuda.quadrature_demod_cf(-3.4e38),
+        lambda: cuda.rotator_cc(),
+        lambda: cuda.rotator_cc(-1e300, True),
+    ]
+
+
 def cpp_good_arguments():
     """Values at the edges of the limits, which must construct."""
     makes = [
@@ -455,9 +517,10 @@ class qa_block_arguments(flowgraph_test):
                 message = str(raised.exception)
                 if error is TypeError and block.startswith("cuda.") and not fragment:
                     # pybind11 refuses a negative size_t itself: its message shows the
-                    # signature, which names the argument.
+                    # signature, which names the argument (a block without arguments: none).
                     self.assertIn(block.split(".")[1], message)
-                    self.assertIn(f"{argument}: int", message)
+                    if argument:
+                        self.assertIn(f"{argument}: int", message)
                     continue
                 self.assertTrue(
                     message.startswith(f"{block}: {argument}"), f"{message!r} does not start with {block}: {argument}"
@@ -470,10 +533,10 @@ class qa_block_arguments(flowgraph_test):
                 make()
 
     def test_cpp_blocks_refuse_bad_arguments(self):
-        self.check_refused(cpp_bad_arguments())
+        self.check_refused(cpp_bad_arguments() + dsp_elementwise_bad_arguments())
 
     def test_cpp_blocks_take_the_limits(self):
-        self.check_constructed(cpp_good_arguments())
+        self.check_constructed(cpp_good_arguments() + dsp_elementwise_good_arguments())
 
     def test_cupy_blocks_refuse_bad_arguments(self):
         self.check_refused(cupy_bad_arguments())
@@ -483,7 +546,7 @@ class qa_block_arguments(flowgraph_test):
 
     def test_every_block_is_covered(self):
         """A new block of the module gets its argument checks tested here too."""
-        cases = cpp_bad_arguments() + cupy_bad_arguments()
+        cases = cpp_bad_arguments() + dsp_elementwise_bad_arguments() + cupy_bad_arguments()
         tested = {block.split(".")[-1] for block, *_ in cases}
         # The Python blocks' bases and their C++ side (its checks: qa_python_gateway).
         bases = {"basic_block", "sync_block", "decim_block", "interp_block", "python_gateway"}

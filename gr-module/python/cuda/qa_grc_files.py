@@ -17,8 +17,10 @@ SUBCATEGORIES = {
     "Stream Operators",
     "Math Operators",
     "Fourier Analysis",
-    "Filters",
     "Measurement Tools",
+    "Type Converters",
+    "Filters",
+    "Modulators",
     "Python (CuPy)",
 }
 

@@ -10,6 +10,14 @@
 //! family of kernels with state or many parameters (filters, resamplers) has its own file
 //! beside it.
 
+mod elementwise;
+mod moving_average;
+mod phase;
+
+pub use elementwise::*;
+pub use moving_average::*;
+pub use phase::*;
+
 use super::{borrow, borrow_slice, grcuda_status, grcuda_stream, guard};
 use crate::kernels::{self, Complex32, Element, WindowElement};
 use crate::stream::Stream;
