@@ -641,6 +641,16 @@ enum grcuda_status grcuda_device_free_memory(const struct grcuda_device *device,
 GRCUDA_MUST_USE enum grcuda_status grcuda_device_synchronize(const struct grcuda_device *device);
 
 /**
+ * Blocks until all work enqueued so far on `stream_handle` is complete: a CUstream (equal to a
+ * cudaStream_t) that its user created on the device, such as a CuPy stream's `ptr`, which
+ * libgrcuda does not own. Returns at once on the simulated backend, where work is complete
+ * when it is enqueued. The stream must stay alive until the call returns.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_device_synchronize_stream_handle(const struct grcuda_device *device,
+                                                           uint64_t stream_handle);
+
+/**
  * Creates an event whose host waits spin, sleep or both (GRCUDA_HOST_WAIT_*).
  */
 GRCUDA_MUST_USE
@@ -974,8 +984,9 @@ enum grcuda_status grcuda_nlog10_ff(const struct grcuda_stream *stream,
                                     float offset);
 
 /**
- * Swaps the halves of each of `vectors` complex float vectors of `length` items (as
- * numpy.fft.fftshift does, also for odd lengths). Input and output must not overlap.
+ * Swaps the halves of each of `vectors` complex float vectors of `length` items as
+ * numpy.fft.fftshift does: output[j] = input[(j + ceil(length / 2)) mod length]. Input and
+ * output must not overlap.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_fft_shift_cc(const struct grcuda_stream *stream,
@@ -983,6 +994,19 @@ enum grcuda_status grcuda_fft_shift_cc(const struct grcuda_stream *stream,
                                        void *output,
                                        size_t length,
                                        size_t vectors);
+
+/**
+ * The inverse of grcuda_fft_shift_cc(), as numpy.fft.ifftshift:
+ * output[j] = input[(j + floor(length / 2)) mod length] (the two differ for odd lengths;
+ * GNU Radio's fft_vcc applies this one before an inverse transform). Input and output must
+ * not overlap.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_ifft_shift_cc(const struct grcuda_stream *stream,
+                                        const void *input,
+                                        void *output,
+                                        size_t length,
+                                        size_t vectors);
 
 /**
  * Multiplies each of `vectors` complex float vectors of `length` items by a real window of
@@ -1209,6 +1233,18 @@ enum grcuda_status grcuda_rotator_cc(const struct grcuda_stream *stream,
  * call that follows one of `count` samples.
  */
 GRCUDA_MUST_USE double grcuda_rotator_phase_after(double phase, double increment, uint64_t count);
+
+/**
+ * Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
+ * read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
+ * Output may equal input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_load(const struct grcuda_stream *stream,
+                               const void *input,
+                               void *output,
+                               size_t bytes,
+                               uint64_t iterations);
 
 /**
  * Sends the library's messages that are not the result of a call (the backend chosen when no

@@ -1130,7 +1130,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(27);
+        let choice = self.rng.below(28);
         match choice {
             0 => {
                 let count = self.count();
@@ -1233,8 +1233,11 @@ impl Fuzzer {
                 let input = self.array(backend, total, item);
                 let output = if self.rng.percent(15) { input } else { self.array(backend, total, item) };
                 let (function, status) = match choice {
-                    12 => {
+                    12 if self.rng.percent(50) => {
                         ("grcuda_fft_shift_cc", grcuda_fft_shift_cc(stream, input as _, output as _, length, vectors))
+                    }
+                    12 => {
+                        ("grcuda_ifft_shift_cc", grcuda_ifft_shift_cc(stream, input as _, output as _, length, vectors))
                     }
                     _ => {
                         let taps = self.array(backend, if length <= MAX_ITEMS { length } else { usize::MAX }, 4);
@@ -1422,6 +1425,15 @@ impl Fuzzer {
                 self.check(function, status, scope, || format!("{input:#x}, {output:#x}, {count}"));
             }
             24 | 25 => self.fft_call(stream, backend),
+            26 => {
+                let bytes = self.count();
+                let input = self.array(backend, bytes, 1);
+                let output = if self.rng.percent(20) { input } else { self.array(backend, bytes, 1) };
+                // Small: the simulated backend does every iteration on the CPU.
+                let iterations = self.rng.pick(&[0, 1, 2, 5]);
+                let status = grcuda_load(stream, input as _, output as _, bytes, iterations);
+                self.check("grcuda_load", status, scope, || format!("{input:#x}, {output:#x}, {bytes}, {iterations}"));
+            }
             _ => self.filter_call(stream, backend),
         }
     }

@@ -107,6 +107,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         "grcuda_float_to_complex_real",
         "grcuda_quadrature_demod",
         "grcuda_rotator",
+        "grcuda_load",
     ] {
         expected.push(name.to_string());
     }

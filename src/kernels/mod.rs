@@ -29,6 +29,7 @@ mod fft_shift;
 pub mod fir_filter;
 mod interleave;
 mod launch;
+mod load;
 mod magnitude;
 mod module_cache;
 mod move_unit;
@@ -50,9 +51,10 @@ pub use elementwise::{
     ComplexPart, complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply,
     multiply_conjugate,
 };
-pub use fft_shift::fft_shift;
+pub use fft_shift::{fft_shift, ifft_shift};
 pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};
 pub use interleave::{deinterleave, interleave};
+pub use load::load;
 pub use magnitude::{magnitude, magnitude_squared};
 pub use moving_average::{moving_average, moving_average_history};
 pub use multiply_const::multiply_const;

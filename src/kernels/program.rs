@@ -46,6 +46,7 @@ program!(ELEMENTWISE, "elementwise.cu");
 program!(MOVING_AVERAGE, "moving_average.cu");
 program!(PHASE, "phase.cu");
 program!(FIR_FILTER, "fir_filter.cu");
+program!(LOAD, "load.cu");
 
 const PROGRAMS: &[Program] = &[
     COPY,
@@ -60,6 +61,7 @@ const PROGRAMS: &[Program] = &[
     MOVING_AVERAGE,
     PHASE,
     FIR_FILTER,
+    LOAD,
 ];
 
 /// Every kernel source of the library.
@@ -118,6 +120,7 @@ pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_multiply", [""]);
 pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static LOAD_KERNELS: Kernels<1> = Kernels::new(&LOAD, "grcuda_load", [""]);
 
 pub(crate) static MULTIPLY_KERNELS: Kernels<4> = Kernels::new(&ELEMENTWISE, "grcuda_multiply_", element::ELEMENT_NAMES);
 pub(crate) static MULTIPLY_CONJUGATE_KERNELS: Kernels<1> =
@@ -193,7 +196,8 @@ mod tests {
             .chain(kernels(&FIR_FILTER_TILED_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
-            .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS));
+            .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS))
+            .chain(kernels(&LOAD_KERNELS));
         let mut ptx = std::collections::HashMap::new();
         for kernel in all {
             let text = ptx

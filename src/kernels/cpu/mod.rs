@@ -27,6 +27,7 @@ pub(crate) use phase::{fast_atan2f, quadrature_demod, rotator};
 use crate::kernels::element::{Complex32, Element, WindowElement};
 
 pub(crate) mod fir_filter;
+pub(crate) mod load;
 
 /// Item `index` of the array of `T` at `address`.
 pub(super) unsafe fn read<T: Copy>(address: u64, index: usize) -> T {
@@ -90,8 +91,7 @@ pub(crate) unsafe fn nlog10(input: u64, output: u64, count: usize, factor: f32, 
 
 /// # Safety
 /// `count` (a multiple of `length`) items valid at both addresses, which do not overlap.
-pub(crate) unsafe fn fft_shift(input: u64, output: u64, length: usize, count: usize) {
-    let rotation = length - length / 2;
+pub(crate) unsafe fn fft_shift(input: u64, output: u64, length: usize, rotation: usize, count: usize) {
     unsafe {
         generate(output, count, |i| {
             let position = i % length;

@@ -10,6 +10,7 @@
 namespace py = pybind11;
 
 void bind_block_context(py::module& m);
+void bind_cuda_block_helper(py::module& m);
 void bind_cuda_buffer(py::module& m);
 void bind_python_gateway(py::module& m);
 // One per block, each in <block>_python.cc (gr_modtool add appends here).
@@ -30,6 +31,7 @@ void bind_fft_filter(py::module& m);
 void bind_fir_filter(py::module& m);
 void bind_freq_xlating_fir_filter(py::module& m);
 void bind_head(py::module& m);
+void bind_load(py::module& m);
 void bind_keep_one_in_n(py::module& m);
 void bind_moving_average(py::module& m);
 void bind_multiply(py::module& m);
@@ -64,6 +66,7 @@ PYBIND11_MODULE(cuda_python, m)
     py::module::import("gnuradio.gr");
 
     bind_block_context(m);
+    bind_cuda_block_helper(m);
     bind_cuda_buffer(m);
     bind_python_gateway(m);
     // BINDING_FUNCTION_CALLS(
@@ -83,6 +86,7 @@ PYBIND11_MODULE(cuda_python, m)
     bind_fir_filter(m);
     bind_freq_xlating_fir_filter(m);
     bind_head(m);
+    bind_load(m);
     bind_keep_one_in_n(m);
     bind_moving_average(m);
     bind_multiply(m);
