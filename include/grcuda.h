@@ -154,6 +154,21 @@
 #define GRCUDA_FIR_FFT_WHOLE_SEGMENTS 3
 
 /**
+ * FIR types: complex input, complex taps, complex output (fir_filter_ccc).
+ */
+#define GRCUDA_FIR_CCC 0
+
+/**
+ * FIR types: complex input, float taps, complex output (fir_filter_ccf).
+ */
+#define GRCUDA_FIR_CCF 1
+
+/**
+ * FIR types: float input, float taps, float output (fir_filter_fff).
+ */
+#define GRCUDA_FIR_FFF 2
+
+/**
  * Message level: information, such as the backend chosen when no GPU is usable.
  */
 #define GRCUDA_LOG_INFO 1
@@ -626,6 +641,16 @@ enum grcuda_status grcuda_device_free_memory(const struct grcuda_device *device,
 GRCUDA_MUST_USE enum grcuda_status grcuda_device_synchronize(const struct grcuda_device *device);
 
 /**
+ * Blocks until all work enqueued so far on `stream_handle` is complete: a CUstream (equal to a
+ * cudaStream_t) that its user created on the device, such as a CuPy stream's `ptr`, which
+ * libgrcuda does not own. Returns at once on the simulated backend, where work is complete
+ * when it is enqueued. The stream must stay alive until the call returns.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_device_synchronize_stream_handle(const struct grcuda_device *device,
+                                                           uint64_t stream_handle);
+
+/**
  * Creates an event whose host waits spin, sleep or both (GRCUDA_HOST_WAIT_*).
  */
 GRCUDA_MUST_USE
@@ -775,10 +800,10 @@ uint32_t grcuda_fir_filter_method(const struct grcuda_fir_filter *filter);
 size_t grcuda_fir_filter_output_multiple(const struct grcuda_fir_filter *filter);
 
 /**
- * The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form, for filters of complex
- * taps (`complex_taps`, ccc) or float taps (ccf, fff).
+ * The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form for filters of `types`
+ * (GRCUDA_FIR_CCC, _CCF or _FFF; 0 for any other value).
  */
-size_t grcuda_fir_filter_direct_tap_limit(bool complex_taps);
+size_t grcuda_fir_filter_direct_tap_limit(uint32_t types);
 
 /**
  * Enqueues the filtering of up to `outputs` outputs on the filter's stream, without waiting,
@@ -959,8 +984,9 @@ enum grcuda_status grcuda_nlog10_ff(const struct grcuda_stream *stream,
                                     float offset);
 
 /**
- * Swaps the halves of each of `vectors` complex float vectors of `length` items (as
- * numpy.fft.fftshift does, also for odd lengths). Input and output must not overlap.
+ * Swaps the halves of each of `vectors` complex float vectors of `length` items as
+ * numpy.fft.fftshift does: output[j] = input[(j + ceil(length / 2)) mod length]. Input and
+ * output must not overlap.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_fft_shift_cc(const struct grcuda_stream *stream,
@@ -968,6 +994,19 @@ enum grcuda_status grcuda_fft_shift_cc(const struct grcuda_stream *stream,
                                        void *output,
                                        size_t length,
                                        size_t vectors);
+
+/**
+ * The inverse of grcuda_fft_shift_cc(), as numpy.fft.ifftshift:
+ * output[j] = input[(j + floor(length / 2)) mod length] (the two differ for odd lengths;
+ * GNU Radio's fft_vcc applies this one before an inverse transform). Input and output must
+ * not overlap.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_ifft_shift_cc(const struct grcuda_stream *stream,
+                                        const void *input,
+                                        void *output,
+                                        size_t length,
+                                        size_t vectors);
 
 /**
  * Multiplies each of `vectors` complex float vectors of `length` items by a real window of
@@ -1014,6 +1053,186 @@ enum grcuda_status grcuda_deinterleave(const struct grcuda_stream *stream,
                                        size_t stream_count,
                                        size_t items,
                                        size_t item_size);
+
+/**
+ * output[i] = product of inputs[k][i] over the `input_count` arrays, multiplied left to
+ * right, for `count` float items (GNU Radio's multiply_ff). `output` may be one of the first
+ * 16 inputs.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_ff(const struct grcuda_stream *stream,
+                                      const void *const *inputs,
+                                      size_t input_count,
+                                      void *output,
+                                      size_t count);
+
+/**
+ * As grcuda_multiply_ff(), for complex float items (GNU Radio's multiply_cc).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_cc(const struct grcuda_stream *stream,
+                                      const void *const *inputs,
+                                      size_t input_count,
+                                      void *output,
+                                      size_t count);
+
+/**
+ * output[i] = first[i] * conj(second[i]) for `count` complex float items (GNU Radio's
+ * multiply_conjugate_cc). `output` may equal either input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_multiply_conjugate_cc(const struct grcuda_stream *stream,
+                                                const void *first,
+                                                const void *second,
+                                                void *output,
+                                                size_t count);
+
+/**
+ * output[i] = conj(input[i]) for `count` complex float items (GNU Radio's conjugate_cc).
+ * `output` may equal `input`.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_conjugate_cc(const struct grcuda_stream *stream,
+                                       const void *input,
+                                       void *output,
+                                       size_t count);
+
+/**
+ * output[i] = the real part of input[i] for `count` complex float items (float output).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_real(const struct grcuda_stream *stream,
+                                          const void *input,
+                                          void *output,
+                                          size_t count);
+
+/**
+ * output[i] = the imaginary part of input[i] for `count` complex float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_imag(const struct grcuda_stream *stream,
+                                          const void *input,
+                                          void *output,
+                                          size_t count);
+
+/**
+ * output[i] = the angle of input[i] in radians, by GNU Radio's fast_atan2f (as its
+ * complex_to_arg), for `count` complex float items.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_arg(const struct grcuda_stream *stream,
+                                         const void *input,
+                                         void *output,
+                                         size_t count);
+
+/**
+ * real[i], imag[i] = the parts of input[i] for `count` complex float items (GNU Radio's
+ * complex_to_float with two outputs). No two of the arrays may overlap.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_complex_to_float(const struct grcuda_stream *stream,
+                                           const void *input,
+                                           void *real,
+                                           void *imag,
+                                           size_t count);
+
+/**
+ * output[i] = real[i] + j imag[i] for `count` items (GNU Radio's float_to_complex); `imag`
+ * may be NULL, as GNU Radio's block with one input: the imaginary parts are then 0. The
+ * output overlaps no input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_float_to_complex(const struct grcuda_stream *stream,
+                                           const void *real,
+                                           const void *imag,
+                                           void *output,
+                                           size_t count);
+
+/**
+ * Output item j = input item j * n, for `items` items of `item_size` bytes: GNU Radio's
+ * keep_one_in_n with `input` at the first item kept. The input spans (items - 1) * n + 1
+ * items, which must not overlap the output; item_size and n are at least 1.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_keep_one_in_n(const struct grcuda_stream *stream,
+                                        const void *input,
+                                        void *output,
+                                        size_t items,
+                                        size_t item_size,
+                                        size_t n);
+
+/**
+ * The history (GNU Radio's set_history()) a moving average of `length` items restarted at
+ * least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
+ * up to 32 outputs that a call may start inside, which it recomputes so that the output
+ * does not depend on how the stream is split into calls.
+ */
+size_t grcuda_moving_average_history(size_t length, size_t max_iter);
+
+/**
+ * output[i] = scale * (x[i] + ... + x[i + length - 1]) per vector lane, for `items` items of
+ * `vlen` floats, where x is the input after its history, as GNU Radio's moving_average_ff
+ * computes it: a running sum started afresh at least every `max_iter` outputs, at points
+ * aligned to the stream. `input` holds `items` items after a history of
+ * grcuda_moving_average_history(length, max_iter) - 1 items (as GNU Radio hands a block its
+ * input) and does not overlap the output; `position` is the stream index of the first output (GNU Radio's
+ * nitems_written); vlen, length and max_iter are at least 1.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_moving_average_ff(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t items,
+                                            size_t vlen,
+                                            size_t length,
+                                            float scale,
+                                            size_t max_iter,
+                                            uint64_t position);
+
+/**
+ * As grcuda_moving_average_ff(), for complex float items and a complex scale.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_moving_average_cc(const struct grcuda_stream *stream,
+                                            const void *input,
+                                            void *output,
+                                            size_t items,
+                                            size_t vlen,
+                                            size_t length,
+                                            struct grcuda_complex32 scale,
+                                            size_t max_iter,
+                                            uint64_t position);
+
+/**
+ * output[i] = gain * fast_atan2f(input[i + 1] * conj(input[i])) for `count` outputs (GNU
+ * Radio's quadrature_demod_cf, with its fast_atan2f). `input` holds count + 1 complex float
+ * items and does not overlap the output.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_quadrature_demod_cf(const struct grcuda_stream *stream,
+                                              const void *input,
+                                              void *output,
+                                              size_t count,
+                                              float gain);
+
+/**
+ * output[i] = input[i] * exp(j (start_phase + i * increment)) for `count` complex float items,
+ * the angle in double precision (both must be finite). `output` may equal `input`. The next
+ * call's start phase is grcuda_rotator_phase_after(start_phase, increment, count).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_rotator_cc(const struct grcuda_stream *stream,
+                                     const void *input,
+                                     void *output,
+                                     size_t count,
+                                     double start_phase,
+                                     double increment);
+
+/**
+ * The rotator's phase `count` samples after `phase`, in [-pi, pi]: the start phase of the
+ * call that follows one of `count` samples.
+ */
+GRCUDA_MUST_USE double grcuda_rotator_phase_after(double phase, double increment, uint64_t count);
 
 /**
  * GNU Radio's rational resampler on complex samples with complex taps, for `outputs`
@@ -1103,6 +1322,18 @@ enum grcuda_status grcuda_pfb_channelizer_scatter_cc(const struct grcuda_stream 
                                                      size_t outputs,
                                                      size_t channels,
                                                      size_t steps);
+
+/**
+ * Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
+ * read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
+ * Output may equal input.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_load(const struct grcuda_stream *stream,
+                               const void *input,
+                               void *output,
+                               size_t bytes,
+                               uint64_t iterations);
 
 /**
  * Sends the library's messages that are not the result of a call (the backend chosen when no

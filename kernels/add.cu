@@ -11,28 +11,12 @@
 
 #include "grcuda_common.cuh"
 
-template <typename T>
-__device__ void add(const PointerGroup<const T*>& inputs, unsigned int input_count, T* output,
-                    count_type count) {
-    GRID_STRIDE_LOOP(i, count) {
-        T total = inputs.pointers[0][i];
-        // Unrolled over constant indices, so that the pointers stay out of local memory (see
-        // select_pointer); input_count is the same for every thread, so nothing diverges.
-#pragma unroll
-        for (unsigned int input = 1; input < POINTER_GROUP_SIZE; ++input) {
-            if (input < input_count) {
-                total = grcuda::add(total, inputs.pointers[input][i]);
-            }
-        }
-        output[i] = total;
-    }
-}
-
 #define ADD_KERNEL(name, T)                                                                    \
     extern "C" __global__ void grcuda_add_##name(PointerGroup<const T*> inputs,               \
                                                  unsigned int input_count, T* output,          \
                                                  count_type count) {                           \
-        add(inputs, input_count, output, count);                                               \
+        combine_arrays(inputs, input_count, output, count,                                     \
+                       [](T a, T b) { return grcuda::add(a, b); });                            \
     }
 
 FOR_EACH_ARITHMETIC_TYPE(ADD_KERNEL)

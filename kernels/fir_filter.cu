@@ -63,55 +63,106 @@ __device__ inline complex64 rotated(complex64 value, const Rotation& rotation, c
 // outputs slide by one register per q, and each tap costs one load for all of them.
 #define OUTPUTS_PER_THREAD 8
 
-// The sum for each output runs over the taps phase by phase (p = 0 .. decimation - 1, then
-// q upwards): the same order for every output, whatever thread or call computes it.
+// The sums of a thread's outputs first .. first + OUTPUTS_PER_THREAD - 1, with input item i
+// (counted from the thread's base) from load(i). The sum for each output runs over the taps
+// phase by phase (p = 0 .. decimation - 1, then q upwards): the same order for every output,
+// whatever thread, kernel or call computes it.
+template <typename In, typename Tap, typename Out, typename Load>
+__device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_type first,
+                            count_type tap_count, count_type decimation, Out* sum) {
+#pragma unroll
+    for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+        sum[r] = zero<Out>();
+    }
+    const count_type phases = decimation < tap_count ? decimation : tap_count;
+    for (count_type p = 0; p < phases; ++p) {
+        In window[OUTPUTS_PER_THREAD];
+#pragma unroll
+        for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+            window[r] = load((first + r) * decimation + p);
+        }
+        for (count_type k = p; k < tap_count; k += decimation) {
+            const Tap tap = reversed_taps[k];
+#pragma unroll
+            for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+                sum[r] = multiply_add(window[r], tap, sum[r]);
+            }
+            // Slide: output r's next input is output r + 1's current one.
+#pragma unroll
+            for (int r = 0; r < OUTPUTS_PER_THREAD - 1; ++r) {
+                window[r] = window[r + 1];
+            }
+            const count_type next = k + decimation;
+            if (next < tap_count) {
+                window[OUTPUTS_PER_THREAD - 1] = load((first + OUTPUTS_PER_THREAD - 1) * decimation + next);
+            }
+        }
+    }
+}
+
+template <typename Out>
+__device__ void store_outputs(Out* output, const Out* sum, count_type first, count_type outputs,
+                              const Rotation& rotation) {
+#pragma unroll
+    for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+        if (first + r < outputs) {
+            output[first + r] = rotated(sum[r], rotation, first + r);
+        }
+    }
+}
+
+// The direct form from device memory: loads past the input (outputs beyond the last) give
+// zeros; whatever the slide moves into the slot of an output that exists is that output's
+// input.
 template <typename In, typename Tap, typename Out>
 __device__ void fir_filter(const In* input, const Tap* reversed_taps, Out* output, count_type outputs,
                            count_type tap_count, count_type decimation, Rotation rotation) {
+    const count_type input_items = (outputs - 1) * decimation + tap_count;
+    const auto load = [&](count_type i) { return i < input_items ? input[i] : In(); };
     const count_type groups = (outputs + OUTPUTS_PER_THREAD - 1) / OUTPUTS_PER_THREAD;
     GRID_STRIDE_LOOP(group, groups) {
         const count_type first = group * OUTPUTS_PER_THREAD;
-        const count_type count = outputs - first < OUTPUTS_PER_THREAD ? outputs - first : OUTPUTS_PER_THREAD;
         Out sum[OUTPUTS_PER_THREAD];
-#pragma unroll
-        for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-            sum[r] = zero<Out>();
+        direct_sums<In>(load, reversed_taps, first, tap_count, decimation, sum);
+        store_outputs(output, sum, first, outputs, rotation);
+    }
+}
+
+// The direct form from shared memory: each block stages the input of TILE_THREADS *
+// OUTPUTS_PER_THREAD consecutive outputs with coalesced loads, then its threads slide
+// through it. Item i of a tile sits at i + i / 8: the threads' reads, 8 * decimation items
+// apart, then fall in different banks (for odd decimations all of them). The host launches
+// it with TILE_THREADS threads per block and shared memory for tile_items(decimation,
+// tap_count) padded items, and only when that fits; otherwise fir_filter above.
+#define TILE_THREADS 128
+
+__device__ inline count_type padded(count_type i) { return i + (i >> 3); }
+
+template <typename In, typename Tap, typename Out>
+__device__ void fir_filter_tiled(const In* input, const Tap* reversed_taps, Out* output,
+                                 count_type outputs, count_type tap_count, count_type decimation,
+                                 Rotation rotation) {
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    In* tile = reinterpret_cast<In*>(shared_bytes);
+    const count_type tile_outputs = TILE_THREADS * OUTPUTS_PER_THREAD;
+    const count_type input_items = (outputs - 1) * decimation + tap_count;
+    for (count_type tile_first = (count_type)blockIdx.x * tile_outputs; tile_first < outputs;
+         tile_first += (count_type)gridDim.x * tile_outputs) {
+        const count_type base = tile_first * decimation;
+        const count_type last_output = min(tile_first + tile_outputs, outputs) - 1;
+        const count_type span = (last_output - tile_first) * decimation + tap_count;
+        for (count_type i = threadIdx.x; i < span; i += blockDim.x) {
+            tile[padded(i)] = base + i < input_items ? input[base + i] : In();
         }
-        // Loads past the input (outputs beyond the last) give zeros; whatever the slide moves
-        // into the slot of an output that exists is that output's input.
-        const count_type input_items = (outputs - 1) * decimation + tap_count;
-        const count_type phases = decimation < tap_count ? decimation : tap_count;
-        for (count_type p = 0; p < phases; ++p) {
-            In window[OUTPUTS_PER_THREAD];
-#pragma unroll
-            for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-                const count_type position = (first + r) * decimation + p;
-                window[r] = position < input_items ? input[position] : In();
-            }
-            for (count_type k = p; k < tap_count; k += decimation) {
-                const Tap tap = reversed_taps[k];
-#pragma unroll
-                for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-                    sum[r] = multiply_add(window[r], tap, sum[r]);
-                }
-                // Slide: output r's next input is output r + 1's current one.
-#pragma unroll
-                for (int r = 0; r < OUTPUTS_PER_THREAD - 1; ++r) {
-                    window[r] = window[r + 1];
-                }
-                const count_type next = k + decimation;
-                if (next < tap_count) {
-                    const count_type position = (first + OUTPUTS_PER_THREAD - 1) * decimation + next;
-                    window[OUTPUTS_PER_THREAD - 1] = position < input_items ? input[position] : In();
-                }
-            }
+        __syncthreads();
+        const auto load = [&](count_type i) { return i < span ? tile[padded(i)] : In(); };
+        const count_type local_first = threadIdx.x * OUTPUTS_PER_THREAD;
+        if (tile_first + local_first < outputs) {
+            Out sum[OUTPUTS_PER_THREAD];
+            direct_sums<In>(load, reversed_taps, local_first, tap_count, decimation, sum);
+            store_outputs(output, sum, tile_first + local_first, outputs, rotation);
         }
-#pragma unroll
-        for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-            if (r < count) {
-                output[first + r] = rotated(sum[r], rotation, first + r);
-            }
-        }
+        __syncthreads();
     }
 }
 
@@ -166,6 +217,17 @@ __device__ void overlap_save_extract(const complex64* segments, Out* output, cou
 FIR_FILTER_KERNEL(ccc, complex64, complex64, complex64)
 FIR_FILTER_KERNEL(ccf, complex64, float, complex64)
 FIR_FILTER_KERNEL(fff, float, float, float)
+
+#define FIR_FILTER_TILED_KERNEL(name, In, Tap, Out)                                              \
+    extern "C" __global__ void grcuda_fir_filter_tiled_##name(                                   \
+        const In* input, const Tap* reversed_taps, Out* output, count_type outputs,              \
+        count_type tap_count, count_type decimation, Rotation rotation) {                         \
+        fir_filter_tiled(input, reversed_taps, output, outputs, tap_count, decimation, rotation); \
+    }
+
+FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64)
+FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64)
+FIR_FILTER_TILED_KERNEL(fff, float, float, float)
 
 #define OVERLAP_SAVE_KERNELS(name, T)                                                              \
     extern "C" __global__ void grcuda_overlap_save_gather_##name(                                  \

@@ -40,6 +40,18 @@ __device__ inline complex64 add(complex64 a, complex64 b) {
     return complex64{a.real + b.real, a.imag + b.imag};
 }
 
+__device__ inline short subtract(short a, short b) { return (short)((int)a - (int)b); }
+__device__ inline int subtract(int a, int b) { return (int)((unsigned int)a - (unsigned int)b); }
+__device__ inline float subtract(float a, float b) { return a - b; }
+__device__ inline complex64 subtract(complex64 a, complex64 b) {
+    return complex64{a.real - b.real, a.imag - b.imag};
+}
+
+// a * conj(b), as volk_32fc_x2_multiply_conjugate_32fc computes it.
+__device__ inline complex64 multiply_conjugate(complex64 a, complex64 b) {
+    return complex64{a.real * b.real + a.imag * b.imag, a.imag * b.real - a.real * b.imag};
+}
+
 // Scaling by a real factor (window functions).
 __device__ inline float scale(float a, float factor) { return a * factor; }
 __device__ inline complex64 scale(complex64 a, float factor) {
@@ -92,4 +104,24 @@ __device__ inline Pointer select_pointer(const PointerGroup<Pointer>& group, uns
         }
     }
     return chosen;
+}
+
+// output[i] = combine(...combine(combine(inputs[0][i], inputs[1][i]), inputs[2][i])...) over the
+// first input_count pointers: the many-input kernels (add, multiply). Output may be one of
+// the inputs: each thread reads index i of every input before it writes index i.
+template <typename T, typename Combine>
+__device__ void combine_arrays(const PointerGroup<const T*>& inputs, unsigned int input_count,
+                               T* output, count_type count, Combine combine) {
+    GRID_STRIDE_LOOP(i, count) {
+        T total = inputs.pointers[0][i];
+        // Unrolled over constant indices, so that the pointers stay out of local memory (see
+        // select_pointer); input_count is the same for every thread, so nothing diverges.
+#pragma unroll
+        for (unsigned int input = 1; input < POINTER_GROUP_SIZE; ++input) {
+            if (input < input_count) {
+                total = combine(total, inputs.pointers[input][i]);
+            }
+        }
+        output[i] = total;
+    }
 }

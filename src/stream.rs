@@ -52,6 +52,22 @@ impl Stream {
         self.raw
     }
 
+    /// Blocks the calling thread until everything enqueued so far on `handle`, a stream that
+    /// its user created (a CuPy stream, a `cudaStream_t` of another library) on `device`, is
+    /// complete. On the simulated backend work is complete when it is enqueued: nothing to do.
+    ///
+    /// # Safety
+    /// `handle` must be a live CUstream of the device's context (0 is the legacy stream) until
+    /// the call returns.
+    pub unsafe fn synchronize_handle(device: &Device, handle: u64) -> Result<()> {
+        driver_calls::count();
+        if device.is_simulated() {
+            return Ok(());
+        }
+        device.bind()?;
+        unsafe { result::stream::synchronize(handle as usize as sys::CUstream) }.during("cuStreamSynchronize")
+    }
+
     /// Blocks the calling thread until everything enqueued so far is complete.
     pub fn synchronize(&self) -> Result<()> {
         driver_calls::count();

@@ -1130,7 +1130,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(23);
+        let choice = self.rng.below(31);
         match choice {
             0 => {
                 let count = self.count();
@@ -1233,8 +1233,11 @@ impl Fuzzer {
                 let input = self.array(backend, total, item);
                 let output = if self.rng.percent(15) { input } else { self.array(backend, total, item) };
                 let (function, status) = match choice {
-                    12 => {
+                    12 if self.rng.percent(50) => {
                         ("grcuda_fft_shift_cc", grcuda_fft_shift_cc(stream, input as _, output as _, length, vectors))
+                    }
+                    12 => {
+                        ("grcuda_ifft_shift_cc", grcuda_ifft_shift_cc(stream, input as _, output as _, length, vectors))
                     }
                     _ => {
                         let taps = self.array(backend, if length <= MAX_ITEMS { length } else { usize::MAX }, 4);
@@ -1287,10 +1290,153 @@ impl Fuzzer {
                     format!("{count} streams, {interleaved:#x}, {items} x {item_size}")
                 });
             }
-            17 | 18 => self.fft_call(stream, backend),
-            19 => self.rational_resampler_call(stream, backend),
-            20 => self.channelizer_filter_call(stream, backend),
-            21 => self.channelizer_scatter_call(stream, backend),
+            17 | 18 => {
+                let item = if choice == 17 { 4 } else { 8 };
+                let count = self.count();
+                let length = self.rng.pick(&[0, 1, 2, 3, 17]);
+                let bytes = count.checked_mul(item).unwrap_or(item);
+                let inputs = self.address_list(backend, length, bytes, item);
+                let output = if !inputs.is_empty() && self.rng.percent(20) {
+                    inputs[0] as *mut c_void
+                } else {
+                    self.array(backend, count, item) as *mut c_void
+                };
+                let (list, list_length) = self.list_argument(&inputs);
+                let (function, status) = if choice == 17 {
+                    ("grcuda_multiply_ff", grcuda_multiply_ff(stream, list, list_length, output, count))
+                } else {
+                    ("grcuda_multiply_cc", grcuda_multiply_cc(stream, list, list_length, output, count))
+                };
+                self.check(function, status, scope, || format!("{list_length} inputs, {output:?}, {count}"));
+            }
+            19 => {
+                let count = self.count();
+                let first = self.array(backend, count, 8);
+                let second = self.array(backend, count, 8);
+                let output = if self.rng.percent(20) { first } else { self.array(backend, count, 8) };
+                let (function, status) = match self.rng.below(2) {
+                    0 => (
+                        "grcuda_multiply_conjugate_cc",
+                        grcuda_multiply_conjugate_cc(stream, first as _, second as _, output as _, count),
+                    ),
+                    _ => ("grcuda_conjugate_cc", grcuda_conjugate_cc(stream, first as _, output as _, count)),
+                };
+                self.check(function, status, scope, || format!("{first:#x}, {second:#x}, {output:#x}, {count}"));
+            }
+            20 => {
+                let count = self.count();
+                let complex = self.array(backend, count, 8);
+                let real = if self.rng.percent(10) { complex } else { self.array(backend, count, 4) };
+                let imag = self.array(backend, count, 4);
+                let (function, status) = match self.rng.below(6) {
+                    0 => ("grcuda_complex_to_real", grcuda_complex_to_real(stream, complex as _, real as _, count)),
+                    1 => ("grcuda_complex_to_imag", grcuda_complex_to_imag(stream, complex as _, real as _, count)),
+                    2 => ("grcuda_complex_to_arg", grcuda_complex_to_arg(stream, complex as _, real as _, count)),
+                    3 => (
+                        "grcuda_complex_to_float",
+                        grcuda_complex_to_float(stream, complex as _, real as _, imag as _, count),
+                    ),
+                    _ => {
+                        let imag = if self.rng.percent(50) { null_mut() } else { imag as *mut c_void };
+                        (
+                            "grcuda_float_to_complex",
+                            grcuda_float_to_complex(stream, real as _, imag as _, complex as _, count),
+                        )
+                    }
+                };
+                self.check(function, status, scope, || format!("{complex:#x}, {real:#x}, {imag:#x}, {count}"));
+            }
+            21 => {
+                let items = self.rng.pick(&[0, 1, 5, 33]);
+                let item_size = self.rng.pick(&[0, 1, 3, 4, 8, 16, 24]);
+                let n = self.rng.pick(&[0, 1, 2, 7]);
+                let span = (items.max(1) - 1) * n + 1;
+                let input = self.array(backend, span * item_size.max(1), 1);
+                let output =
+                    if self.rng.percent(10) { input } else { self.array(backend, items * item_size.max(1), 1) };
+                let status = grcuda_keep_one_in_n(stream, input as _, output as _, items, item_size, n);
+                self.check("grcuda_keep_one_in_n", status, scope, || {
+                    format!("{input:#x}, {output:#x}, {items} x {item_size}, n {n}")
+                });
+            }
+            22 => {
+                let items = self.rng.pick(&[0, 1, 7, 100]);
+                let vlen = self.rng.pick(&[0, 1, 3]);
+                let length = self.rng.pick(&[0, 1, 5]);
+                let max_iter = self.rng.pick(&[0, 1, 4096]);
+                let complex = self.rng.percent(50);
+                let item = if complex { 8 } else { 4 };
+                let history = grcuda_moving_average_history(length, max_iter);
+                self.count_call("grcuda_moving_average_history");
+                let position = self.rng.pick(&[0, 5, 31, u64::MAX]);
+                let input = self.array(backend, (items + history.max(1) - 1) * vlen.max(1), item);
+                let output = if self.rng.percent(10) { input } else { self.array(backend, items * vlen.max(1), item) };
+                let (function, status) = if complex {
+                    let scale = grcuda_complex32 { real: 0.5, imag: -1.0 };
+                    (
+                        "grcuda_moving_average_cc",
+                        grcuda_moving_average_cc(
+                            stream,
+                            input as _,
+                            output as _,
+                            items,
+                            vlen,
+                            length,
+                            scale,
+                            max_iter,
+                            position,
+                        ),
+                    )
+                } else {
+                    (
+                        "grcuda_moving_average_ff",
+                        grcuda_moving_average_ff(
+                            stream,
+                            input as _,
+                            output as _,
+                            items,
+                            vlen,
+                            length,
+                            0.25,
+                            max_iter,
+                            position,
+                        ),
+                    )
+                };
+                self.check(function, status, scope, || {
+                    format!("{input:#x}, {output:#x}, {items} x {vlen}, length {length}, max_iter {max_iter}")
+                });
+            }
+            23 => {
+                let count = self.count();
+                let input = self.array(backend, count.saturating_add(1), 8);
+                let output = if self.rng.percent(20) { input } else { self.array(backend, count, 8) };
+                let (function, status) = if self.rng.percent(50) {
+                    (
+                        "grcuda_quadrature_demod_cf",
+                        grcuda_quadrature_demod_cf(stream, input as _, output as _, count, 2.0),
+                    )
+                } else {
+                    let increment = self.rng.pick(&[0.1, -3.0, f64::NAN]);
+                    let phase = grcuda_rotator_phase_after(0.5, increment, count as u64);
+                    self.count_call("grcuda_rotator_phase_after");
+                    ("grcuda_rotator_cc", grcuda_rotator_cc(stream, input as _, output as _, count, phase, increment))
+                };
+                self.check(function, status, scope, || format!("{input:#x}, {output:#x}, {count}"));
+            }
+            24 | 25 => self.fft_call(stream, backend),
+            26 => {
+                let bytes = self.count();
+                let input = self.array(backend, bytes, 1);
+                let output = if self.rng.percent(20) { input } else { self.array(backend, bytes, 1) };
+                // Small: the simulated backend does every iteration on the CPU.
+                let iterations = self.rng.pick(&[0, 1, 2, 5]);
+                let status = grcuda_load(stream, input as _, output as _, bytes, iterations);
+                self.check("grcuda_load", status, scope, || format!("{input:#x}, {output:#x}, {bytes}, {iterations}"));
+            }
+            27 => self.rational_resampler_call(stream, backend),
+            28 => self.channelizer_filter_call(stream, backend),
+            29 => self.channelizer_scatter_call(stream, backend),
             _ => self.filter_call(stream, backend),
         }
     }
@@ -1541,7 +1687,7 @@ impl Fuzzer {
                 let history = grcuda_fir_filter_history(handle);
                 let method = grcuda_fir_filter_method(handle);
                 let multiple = grcuda_fir_filter_output_multiple(handle);
-                let limit = grcuda_fir_filter_direct_tap_limit(self.rng.percent(50));
+                let limit = grcuda_fir_filter_direct_tap_limit(self.rng.below(3) as u32);
                 for function in [
                     "grcuda_fir_filter_history",
                     "grcuda_fir_filter_method",

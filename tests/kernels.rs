@@ -324,6 +324,29 @@ fn nlog10_matches_log10_and_keeps_its_edge_values() {
     assert_eq!(actual[2], 0.0, "log10(1)");
 }
 
+// ---- load ----
+
+#[test]
+fn load_copies_its_input_whatever_the_iterations() {
+    let harness = Harness::new("kernel tests");
+    let mut rng = StdRng::seed_from_u64(41);
+    // Odd sizes and offsets: the kernel works byte by byte.
+    for &(bytes, iterations) in &[(1usize, 1u64), (255, 3), (4099, 1), (100_003, 2)] {
+        for in_place in [false, true] {
+            let input: Vec<u8> = (0..bytes).map(|_| rng.random()).collect();
+            let input_buffer = harness.upload(&input);
+            let output_buffer = harness.allocate::<u8>(bytes);
+            let output = if in_place { input_buffer.address() } else { output_buffer.address() };
+            unsafe { kernels::load(&harness.stream, input_buffer.address(), output, bytes, iterations).unwrap() };
+            assert_eq!(harness.read::<u8>(output, bytes), input, "{bytes} bytes, {iterations} iterations");
+        }
+    }
+    let buffer = harness.allocate::<u8>(16);
+    let error = unsafe { kernels::load(&harness.stream, buffer.address(), buffer.address(), 16, 0) }.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.message().contains("iterations must be at least 1"), "{}", error.message());
+}
+
 // ---- FFT shift ----
 
 #[test]
@@ -347,6 +370,11 @@ fn fft_shift_matches_numpy_for_even_and_odd_lengths() {
                 }
             }
             assert_eq!(actual, expected, "fft_shift of {vectors} vectors of {length}");
+            unsafe {
+                kernels::ifft_shift(&harness.stream, output.address(), input_buffer.address(), length, vectors).unwrap()
+            };
+            let restored = harness.read::<Complex32>(input_buffer.address(), length * vectors);
+            assert_eq!(restored, input, "ifft_shift undoes fft_shift for {vectors} vectors of {length}");
         }
     }
     // numpy.fft.fftshift([0, 1, 2, 3, 4]) == [3, 4, 0, 1, 2]
@@ -356,6 +384,10 @@ fn fft_shift_matches_numpy_for_even_and_odd_lengths() {
     unsafe { kernels::fft_shift(&harness.stream, ramp_buffer.address(), output.address(), 5, 1).unwrap() };
     let shifted: Vec<f32> = harness.read::<Complex32>(output.address(), 5).iter().map(|x| x.re).collect();
     assert_eq!(shifted, [3.0, 4.0, 0.0, 1.0, 2.0]);
+    // numpy.fft.ifftshift([0, 1, 2, 3, 4]) == [2, 3, 4, 0, 1]
+    unsafe { kernels::ifft_shift(&harness.stream, ramp_buffer.address(), output.address(), 5, 1).unwrap() };
+    let unshifted: Vec<f32> = harness.read::<Complex32>(output.address(), 5).iter().map(|x| x.re).collect();
+    assert_eq!(unshifted, [2.0, 3.0, 4.0, 0.0, 1.0]);
 }
 
 // ---- window ----
@@ -491,6 +523,7 @@ fn zero_counts_do_nothing_even_with_null_addresses() {
         kernels::magnitude(stream, 0, 0, 0).unwrap();
         kernels::magnitude_squared(stream, 0, 0, 0).unwrap();
         kernels::nlog10(stream, 0, 0, 0, 10.0, 0.0).unwrap();
+        kernels::load(stream, 0, 0, 0, 1).unwrap();
         kernels::fft_shift(stream, 0, 0, 16, 0).unwrap();
         kernels::window::<Complex32>(stream, 0, 0, 0, 16, 0).unwrap();
         kernels::deinterleave(stream, 0, &[0, 0], 0, 8).unwrap();
@@ -518,6 +551,8 @@ fn bad_addresses_and_sizes_are_invalid_arguments() {
         invalid(kernels::magnitude(stream, a, a, 4));
         invalid(kernels::fft_shift(stream, a, b, 0, 4));
         invalid(kernels::fft_shift(stream, a, a, 8, 1));
+        invalid(kernels::ifft_shift(stream, a, b, 0, 4));
+        invalid(kernels::ifft_shift(stream, a, a, 8, 1));
         invalid(kernels::fft_shift(stream, a, b, usize::MAX, 2));
         invalid(kernels::window::<f32>(stream, a, b, a, 0, 1));
         invalid(kernels::window::<Complex32>(stream, a, a + 8, a, 4, 1));

@@ -70,27 +70,48 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     // The names the launchers ask for: one per item type or move unit.
     let mut expected = Vec::new();
     for unit in ["1", "2", "4", "8", "16"] {
-        for base in ["grcuda_copy_unit", "grcuda_interleave_unit", "grcuda_deinterleave_unit"] {
+        for base in
+            ["grcuda_copy_unit", "grcuda_interleave_unit", "grcuda_deinterleave_unit", "grcuda_keep_one_in_n_unit"]
+        {
             expected.push(format!("{base}{unit}"));
         }
     }
     for name in ["int16", "int32", "float32", "complex64"] {
         expected.push(format!("grcuda_multiply_const_{name}"));
         expected.push(format!("grcuda_add_{name}"));
+        expected.push(format!("grcuda_multiply_{name}"));
     }
     for name in ["float32", "complex64"] {
         expected.push(format!("grcuda_window_{name}"));
+        expected.push(format!("grcuda_moving_average_{name}"));
         expected.push(format!("grcuda_overlap_save_gather_{name}"));
         expected.push(format!("grcuda_overlap_save_extract_{name}"));
     }
     for types in ["ccc", "ccf", "fff"] {
         expected.push(format!("grcuda_fir_filter_{types}"));
+        expected.push(format!("grcuda_fir_filter_tiled_{types}"));
         expected.push(format!("grcuda_rational_resampler_{types}"));
     }
     for name in ["grcuda_overlap_save_multiply", "grcuda_pfb_channelizer_filter", "grcuda_pfb_channelizer_scatter"] {
         expected.push(name.to_string());
     }
-    for name in ["grcuda_magnitude", "grcuda_magnitude_squared", "grcuda_nlog10", "grcuda_fft_shift"] {
+    for name in [
+        "grcuda_magnitude",
+        "grcuda_magnitude_squared",
+        "grcuda_nlog10",
+        "grcuda_fft_shift",
+        "grcuda_multiply_conjugate",
+        "grcuda_conjugate",
+        "grcuda_complex_to_real",
+        "grcuda_complex_to_imag",
+        "grcuda_complex_to_arg",
+        "grcuda_complex_to_float",
+        "grcuda_float_to_complex",
+        "grcuda_float_to_complex_real",
+        "grcuda_quadrature_demod",
+        "grcuda_rotator",
+        "grcuda_load",
+    ] {
         expected.push(name.to_string());
     }
     for name in &expected {

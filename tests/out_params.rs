@@ -14,7 +14,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The header and the C API's sources, built into the test so that it also runs where the
 /// source tree is not (the GPU test kit).
 const HEADER: &str = include_str!("../include/grcuda.h");
-const FFI_SOURCES: [(&str, &str); 14] = [
+const FFI_SOURCES: [(&str, &str); 18] = [
     ("block.rs", include_str!("../src/ffi/block.rs")),
     ("buffer.rs", include_str!("../src/ffi/buffer.rs")),
     ("device.rs", include_str!("../src/ffi/device.rs")),
@@ -22,7 +22,11 @@ const FFI_SOURCES: [(&str, &str); 14] = [
     ("fft.rs", include_str!("../src/ffi/fft.rs")),
     ("filter.rs", include_str!("../src/ffi/filter.rs")),
     ("kernel_cache.rs", include_str!("../src/ffi/kernel_cache.rs")),
+    ("kernels/elementwise.rs", include_str!("../src/ffi/kernels/elementwise.rs")),
+    ("kernels/load.rs", include_str!("../src/ffi/kernels/load.rs")),
     ("kernels/mod.rs", include_str!("../src/ffi/kernels/mod.rs")),
+    ("kernels/moving_average.rs", include_str!("../src/ffi/kernels/moving_average.rs")),
+    ("kernels/phase.rs", include_str!("../src/ffi/kernels/phase.rs")),
     ("kernels/polyphase.rs", include_str!("../src/ffi/kernels/polyphase.rs")),
     ("log.rs", include_str!("../src/ffi/log.rs")),
     ("memory.rs", include_str!("../src/ffi/memory.rs")),
@@ -361,18 +365,6 @@ fn successful_calls_fill_their_out_parameter() {
     grcuda_fft_plan_free(plan);
 }
 
-/// The paths of the files under `folder`, relative to `root`, into `files`.
-fn source_files(root: &Path, folder: &Path, files: &mut Vec<String>) {
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            source_files(root, &path, files);
-        } else {
-            files.push(path.strip_prefix(root).unwrap().to_string_lossy().into_owned());
-        }
-    }
-}
-
 /// Names of the functions with an out-parameter (an argument named `*_out`) in `text`, with
 /// their parameter lists.
 fn functions_with_out_parameters(text: &str, prefix: &str) -> Vec<(String, String)> {
@@ -408,14 +400,28 @@ fn the_cases_cover_every_out_parameter_in_the_header() {
     }
 }
 
+/// The `.rs` files under `directory`, as paths relative to it ("kernels/mod.rs").
+fn source_files(directory: &Path, prefix: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(directory).unwrap() {
+        let entry = entry.unwrap();
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        if entry.path().is_dir() {
+            files.extend(source_files(&entry.path(), &format!("{name}/")));
+        } else {
+            files.push(name);
+        }
+    }
+    files
+}
+
 #[test]
 fn every_out_parameter_goes_through_guard_out() {
     // The clearing happens in one place (ffi::guard_out); every exported function with an
     // out-parameter must hand it there.
-    let ffi = Path::new(ROOT).join("src/ffi");
-    if ffi.is_dir() {
-        let mut files = Vec::new();
-        source_files(&ffi, &ffi, &mut files);
+    let directory = Path::new(ROOT).join("src/ffi");
+    if directory.is_dir() {
+        let mut files = source_files(&directory, "");
         files.sort();
         let listed: Vec<&str> = FFI_SOURCES.iter().map(|(name, _)| *name).collect();
         assert_eq!(files, listed, "FFI_SOURCES in tests/out_params.rs must list every file of src/ffi");

@@ -101,12 +101,14 @@ def fft_pair_rate(args, size, batch):
 
 
 def methods(args, results):
-    print("### Direct form vs overlap-save, libgrcuda's filter alone (2^22 outputs per call, decimation 1)\n")
+    outputs = 1 << (18 if args.quick else 22)
+    print(
+        f"### Direct form vs overlap-save, libgrcuda's filter alone (2^{outputs.bit_length() - 1} outputs per call, decimation 1)\n"
+    )
     print("| type | taps | direct Gsamples/s | overlap-save Gsamples/s | faster |")
     print("|---|---:|---:|---:|---|")
-    outputs = 1 << (18 if args.quick else 22)
     for suffix in ("ccc", "ccf", "fff"):
-        limit = grcuda.grcuda_fir_filter_direct_tap_limit(suffix == "ccc")
+        limit = grcuda.grcuda_fir_filter_direct_tap_limit(("ccc", "ccf", "fff").index(suffix))
         for taps in (8,) if args.quick else (8, 16, 32, 48, 64, 96, 128, 192, 256, 512):
             direct = engine_rate(args, suffix, taps, DIRECT, outputs) / 1e9
             fft = engine_rate(args, suffix, taps, FFT, outputs) / 1e9

@@ -18,6 +18,7 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_double_mapped.h>
 #include <gnuradio/buffer_reader.h>
+#include <gnuradio/cuda/cuda_block_helper.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <algorithm>
@@ -278,6 +279,28 @@ std::string side_change_message(const std::string& writer, bool now_on_gpu)
 
 } // namespace
 
+namespace {
+
+//! What the mixin checks iterate over when no mixin block exists.
+const std::vector<gr::buffer_reader*> no_readers;
+
+//! The reference module's mixin on \p block (see the class comment), or nullptr.
+const gr::cuda_block* stream_mixin(const gr::block_sptr& block)
+{
+    return dynamic_cast<const gr::cuda_block*>(block.get());
+}
+
+void synchronize(const gr::cuda_block& block, const char* what)
+{
+    check(
+        grcuda_device_synchronize_stream_handle(
+            device(),
+            static_cast<uint64_t>(reinterpret_cast<uintptr_t>(block.get_cuda_stream()))),
+        what);
+}
+
+} // namespace
+
 bool cuda_buffer::writer_on_gpu(bool& found)
 {
     found = false;
@@ -435,7 +458,28 @@ int cuda_buffer::space_available()
         prune_tags(d_last_min_items_read);
         d_last_min_items_read = min_items_read;
     }
+    if (gr::cuda_block::instances_exist()) {
+        synchronize_stream_readers();
+    }
     return static_cast<int>(d_bufsize - 1 - most_unread);
+}
+
+// A reader with the mixin consumes its items when its work() returns, with its kernels
+// possibly still reading them on d_stream; GNU Radio 3.10.5.1 has no hook at consume(),
+// so the writer, before it is told the space is free, waits for that stream.
+void cuda_buffer::synchronize_stream_readers()
+{
+    for (const gr::buffer_reader* reader : d_readers) {
+        const gr::cuda_block* mixin = stream_mixin(reader->link());
+        if (mixin == nullptr) {
+            continue;
+        }
+        uint64_t& synchronized = d_synchronized_reads[reader];
+        if (reader->nitems_read() != synchronized) {
+            synchronized = reader->nitems_read();
+            synchronize(*mixin, "cuda_buffer: waiting for a gr::cuda_block reader");
+        }
+    }
 }
 
 void* cuda_buffer::write_pointer()
@@ -469,6 +513,22 @@ const void* cuda_buffer::_read_pointer(unsigned int read_index)
     // CPU readers (device-to-host edges) first wait for the copies of what they may read.
     check(grcuda_buffer_begin_read(d_handle, read_index, &pointer),
           "cuda_buffer read pointer");
+    // A reader with the mixin launches kernels on a stream the buffer does not order:
+    // what it is offered must be written first.
+    for (const gr::buffer_reader* reader :
+         gr::cuda_block::instances_exist() ? d_readers : no_readers) {
+        if (reader->get_read_index() != read_index ||
+            stream_mixin(reader->link()) == nullptr) {
+            continue;
+        }
+        const int available = reader->items_available();
+        if (available > 0) {
+            check(grcuda_buffer_wait_published(
+                      d_handle, read_index, static_cast<size_t>(available)),
+                  "cuda_buffer: inputs of a gr::cuda_block");
+        }
+        break;
+    }
     return pointer;
 }
 
@@ -478,6 +538,12 @@ void cuda_buffer::post_work(int nitems)
         return;
     }
     wire_once();
+    // A writer with the mixin enqueued its work on a stream the buffer does not order:
+    // readers may see the items once it is done.
+    if (const gr::cuda_block* mixin =
+            gr::cuda_block::instances_exist() ? stream_mixin(link()) : nullptr) {
+        synchronize(*mixin, "cuda_buffer: waiting for a gr::cuda_block writer");
+    }
     check(grcuda_buffer_post_work(d_handle, d_write_index, nitems),
           "cuda_buffer post_work");
 }

@@ -4,10 +4,10 @@
  */
 
 // The FFT block chains libgrcuda kernels on its stream: real-to-complex (interleaving
-// zeros), window, shift (before an inverse, after a forward transform, as fft_vcc) and
-// cuFFT, through two scratch arrays. The block owns its FFT plan, made in the constructor
-// on its stream. Each work() call transforms a power-of-two batch, so the cuFFT handles
-// the plan keeps per batch stay few whatever noutput_items is.
+// zeros), window, shift (ifftshift before an inverse, fftshift after a forward transform,
+// as fft_vcc) and cuFFT, through two scratch arrays. The block owns its FFT plan, made in
+// the constructor on its stream. Each work() call transforms a power-of-two batch, so the
+// cuFFT handles the plan keeps per batch stay few whatever noutput_items is.
 
 #include "arguments.h"
 #include "fft_impl.h"
@@ -131,7 +131,7 @@ void fft_impl::transform(const void* input, void* output, size_t vectors)
     }
     if (d_shift && !d_forward) {
         void* shifted = scratch();
-        check(grcuda_fft_shift_cc(queue, source, shifted, d_size, vectors),
+        check(grcuda_ifft_shift_cc(queue, source, shifted, d_size, vectors),
               "cuda.fft shift");
         source = shifted;
     }

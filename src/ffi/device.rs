@@ -5,6 +5,7 @@
 use super::{borrow, free_handle, grcuda_status, guard, guard_out, into_handle};
 use crate::device::{Backend, BackendChoice, Device};
 use crate::error::{Error, Result};
+use crate::stream::Stream;
 use std::ffi::c_char;
 
 /// Backend choice for grcuda_device_open(): read GRCUDA_BACKEND (cuda|simulated|auto); when it
@@ -145,4 +146,17 @@ pub extern "C" fn grcuda_device_free_memory(device: *const grcuda_device, bytes_
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_device_synchronize(device: *const grcuda_device) -> grcuda_status {
     guard(|| borrow(device, "device")?.device.synchronize())
+}
+
+/// Blocks until all work enqueued so far on `stream_handle` is complete: a CUstream (equal to a
+/// cudaStream_t) that its user created on the device, such as a CuPy stream's `ptr`, which
+/// libgrcuda does not own. Returns at once on the simulated backend, where work is complete
+/// when it is enqueued. The stream must stay alive until the call returns.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_device_synchronize_stream_handle(
+    device: *const grcuda_device,
+    stream_handle: u64,
+) -> grcuda_status {
+    guard(|| unsafe { Stream::synchronize_handle(&borrow(device, "device")?.device, stream_handle) })
 }

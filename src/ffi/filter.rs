@@ -175,11 +175,23 @@ pub extern "C" fn grcuda_fir_filter_output_multiple(filter: *const grcuda_fir_fi
     guard_value(1, || unsafe { filter.as_ref() }.map_or(1, |f| f.filter.output_multiple()))
 }
 
-/// The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form, for filters of complex
-/// taps (`complex_taps`, ccc) or float taps (ccf, fff).
+/// FIR types: complex input, complex taps, complex output (fir_filter_ccc).
+pub const GRCUDA_FIR_CCC: u32 = 0;
+/// FIR types: complex input, float taps, complex output (fir_filter_ccf).
+pub const GRCUDA_FIR_CCF: u32 = 1;
+/// FIR types: float input, float taps, float output (fir_filter_fff).
+pub const GRCUDA_FIR_FFF: u32 = 2;
+
+/// The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form for filters of `types`
+/// (GRCUDA_FIR_CCC, _CCF or _FFF; 0 for any other value).
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_fir_filter_direct_tap_limit(complex_taps: bool) -> usize {
-    FirFilter::direct_tap_limit(if complex_taps { FirTypes::Ccc } else { FirTypes::Fff })
+pub extern "C" fn grcuda_fir_filter_direct_tap_limit(types: u32) -> usize {
+    match types {
+        GRCUDA_FIR_CCC => FirFilter::direct_tap_limit(FirTypes::Ccc),
+        GRCUDA_FIR_CCF => FirFilter::direct_tap_limit(FirTypes::Ccf),
+        GRCUDA_FIR_FFF => FirFilter::direct_tap_limit(FirTypes::Fff),
+        _ => 0,
+    }
 }
 
 /// Enqueues the filtering of up to `outputs` outputs on the filter's stream, without waiting,

@@ -12,7 +12,7 @@
 use crate::error::{Error, Result};
 use crate::kernels::element::Element;
 use crate::kernels::launch::{self, POINTER_GROUP_SIZE, argument};
-use crate::kernels::program::ADD_KERNELS;
+use crate::kernels::program::{ADD_KERNELS, Kernels};
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -25,8 +25,26 @@ use crate::stream::Stream;
 /// stream's device (host memory on the simulated backend) until the kernels complete, and
 /// nothing else may write them meanwhile.
 pub unsafe fn add<T: Element>(stream: &Stream, inputs: &[u64], output: u64, count: usize) -> Result<()> {
+    unsafe { combine_arrays::<T>(stream, "add", &ADD_KERNELS, inputs, output, count, T::add) }
+}
+
+/// The launcher of the many-input kernels (add, multiply): `output[i] = combine(…combine(
+/// inputs[0][i], inputs[1][i])…, inputs[n - 1][i])` in passes of up to POINTER_GROUP_SIZE
+/// inputs; `operation` names the kernel in messages.
+///
+/// # Safety
+/// As [`add`].
+pub(crate) unsafe fn combine_arrays<T: Element>(
+    stream: &Stream,
+    operation: &str,
+    kernels: &'static Kernels<4>,
+    inputs: &[u64],
+    output: u64,
+    count: usize,
+    combine: fn(T, T) -> T,
+) -> Result<()> {
     if inputs.is_empty() {
-        return Err(Error::invalid_argument("add needs at least one input array"));
+        return Err(Error::invalid_argument(format!("{operation} needs at least one input array")));
     }
     if count == 0 {
         return Ok(());
@@ -39,16 +57,16 @@ pub unsafe fn add<T: Element>(stream: &Stream, inputs: &[u64], output: u64, coun
             } else {
                 validate::disjoint(("input", &input_range), ("output", &output_range)).map_err(|_| {
                     Error::invalid_argument(format!(
-                        "the output overlaps input {index}: an in-place add may reuse only one \
+                        "the output overlaps input {index}: an in-place {operation} may reuse only one \
                          of the first {POINTER_GROUP_SIZE} inputs as its output"
                     ))
                 })
             }
         });
-        checked.map_err(|e| Error::invalid_argument(format!("add input {index}: {}", e.message())))?;
+        checked.map_err(|e| Error::invalid_argument(format!("{operation} input {index}: {}", e.message())))?;
     }
-    let on_cpu = || unsafe { cpu::add::<T>(inputs, output, count) };
-    launch::run(stream, ADD_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+    let on_cpu = || unsafe { cpu::combine_arrays::<T>(inputs, output, count, combine) };
+    launch::run(stream, kernels.variant(T::NAME), on_cpu, |kernel| {
         let count_argument = count as u64;
         let mut group = [0u64; POINTER_GROUP_SIZE];
         let mut group_length = 0;

@@ -17,7 +17,7 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// An item type of the arithmetic kernels (multiply by a constant, add).
+/// An item type of the arithmetic kernels (multiply by a constant, add, multiply, moving average).
 pub trait Element: sealed::Sealed + Copy {
     /// The kernel name suffix for this type ("int16", "int32", "float32", "complex64").
     const NAME: &'static str;
@@ -25,16 +25,18 @@ pub trait Element: sealed::Sealed + Copy {
     fn multiply(self, other: Self) -> Self;
     /// `self + other`, wrapping for integers.
     fn add(self, other: Self) -> Self;
+    /// `self - other`, wrapping for integers.
+    fn subtract(self, other: Self) -> Self;
 }
 
-/// An item type the window kernels are built for (f32 and [`Complex32`]).
+/// An item type the window and moving-average kernels are built for (f32 and [`Complex32`]).
 pub trait WindowElement: Element {
     /// `self` times a real window value.
     fn scale(self, factor: f32) -> Self;
 }
 
 macro_rules! element {
-    ($type:ty, $name:literal, $multiply:expr, $add:expr) => {
+    ($type:ty, $name:literal, $multiply:expr, $add:expr, $subtract:expr) => {
         impl sealed::Sealed for $type {}
         impl Element for $type {
             const NAME: &'static str = $name;
@@ -44,14 +46,23 @@ macro_rules! element {
             fn add(self, other: Self) -> Self {
                 $add(self, other)
             }
+            fn subtract(self, other: Self) -> Self {
+                $subtract(self, other)
+            }
         }
     };
 }
 
-element!(i16, "int16", i16::wrapping_mul, i16::wrapping_add);
-element!(i32, "int32", i32::wrapping_mul, i32::wrapping_add);
-element!(f32, "float32", |a: f32, b: f32| a * b, |a: f32, b: f32| a + b);
-element!(Complex32, "complex64", |a: Complex32, b: Complex32| a * b, |a: Complex32, b: Complex32| a + b);
+element!(i16, "int16", i16::wrapping_mul, i16::wrapping_add, i16::wrapping_sub);
+element!(i32, "int32", i32::wrapping_mul, i32::wrapping_add, i32::wrapping_sub);
+element!(f32, "float32", |a: f32, b: f32| a * b, |a: f32, b: f32| a + b, |a: f32, b: f32| a - b);
+element!(
+    Complex32,
+    "complex64",
+    |a: Complex32, b: Complex32| a * b,
+    |a: Complex32, b: Complex32| a + b,
+    |a: Complex32, b: Complex32| a - b
+);
 
 /// The kernel name suffix of every [`Element`]: the types of `FOR_EACH_ARITHMETIC_TYPE`.
 pub(crate) const ELEMENT_NAMES: [&str; 4] = [i16::NAME, i32::NAME, f32::NAME, Complex32::NAME];

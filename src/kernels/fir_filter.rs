@@ -14,7 +14,8 @@ use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    FIR_FILTER_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS,
+    FIR_FILTER_KERNELS, FIR_FILTER_TILED_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS,
+    OVERLAP_SAVE_MULTIPLY_KERNELS,
 };
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
@@ -163,24 +164,45 @@ pub unsafe fn fir_filter(
     let on_cpu = || unsafe {
         cpu::fir_filter::fir_filter(types, input, reversed_taps, output, outputs, tap_count, decimation, rotation)
     };
-    launch::run(stream, FIR_FILTER_KERNELS.variant(types.name()), on_cpu, |kernel| {
+    // Both kernels sum in the same order: which one runs does not change the output.
+    let tile_bytes = tile_shared_bytes(types, tap_count, decimation);
+    let kernels = if tile_bytes.is_some() { &FIR_FILTER_TILED_KERNELS } else { &FIR_FILTER_KERNELS };
+    launch::run(stream, kernels.variant(types.name()), on_cpu, |kernel| {
         let (outputs_argument, taps_argument, decimation_argument) =
             (outputs as u64, tap_count as u64, decimation as u64);
-        unsafe {
-            kernel.launch(
-                outputs,
-                &mut [
-                    argument(&input),
-                    argument(&reversed_taps),
-                    argument(&output),
-                    argument(&outputs_argument),
-                    argument(&taps_argument),
-                    argument(&decimation_argument),
-                    argument(&rotation),
-                ],
-            )
+        let mut arguments = [
+            argument(&input),
+            argument(&reversed_taps),
+            argument(&output),
+            argument(&outputs_argument),
+            argument(&taps_argument),
+            argument(&decimation_argument),
+            argument(&rotation),
+        ];
+        match tile_bytes {
+            Some(bytes) => unsafe {
+                kernel.launch_tiles(outputs.div_ceil(TILE_OUTPUTS), TILE_THREADS, bytes, &mut arguments)
+            },
+            None => unsafe { kernel.launch(outputs.div_ceil(OUTPUTS_PER_THREAD), &mut arguments) },
         }
     })
+}
+
+/// `OUTPUTS_PER_THREAD` and `TILE_THREADS` in `kernels/fir_filter.cu`.
+const OUTPUTS_PER_THREAD: usize = 8;
+const TILE_THREADS: u32 = 128;
+const TILE_OUTPUTS: usize = OUTPUTS_PER_THREAD * TILE_THREADS as usize;
+
+/// The shared memory that fits every GPU without asking for more (48 KiB).
+const SHARED_BYTES_PER_BLOCK: usize = 48 << 10;
+
+/// The dynamic shared memory of the tiled direct form (a tile's input, padded one item in
+/// eight), or None where it does not fit, and the kernel that reads device memory runs.
+fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Option<u32> {
+    let items = (TILE_OUTPUTS - 1).checked_mul(decimation)?.checked_add(tap_count)?;
+    let padded = items + items / 8 + 1;
+    let bytes = padded.checked_mul(if types.complex_samples() { 8 } else { 4 })?;
+    (bytes <= SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }
 
 /// Overlap-save, step 1: `segments[s * fft_size + t] = input[s * step + t]` as complex64 for

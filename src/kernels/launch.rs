@@ -80,13 +80,45 @@ impl LoadedKernel<'_> {
     /// copied at the call), and the device memory the kernel accesses must stay valid until it
     /// completes.
     pub(crate) unsafe fn launch(&self, work_items: usize, arguments: &mut [*mut c_void]) -> Result<()> {
+        let blocks = grid_size(work_items as u64, self.stream.device().info().multiprocessor_count);
+        unsafe { self.launch_blocks(blocks, BLOCK_SIZE, 0, arguments) }
+    }
+
+    /// Enqueues the kernel with `tiles` tiles of work for blocks of `threads` threads with
+    /// `shared_bytes` of dynamic shared memory each: a kernel that loops over tiles (as a
+    /// grid-stride loop does over items) gets a grid sized as [`LoadedKernel::launch`] sizes
+    /// one.
+    ///
+    /// # Safety
+    /// As [`LoadedKernel::launch`], and the kernel must expect that block size and shared
+    /// memory.
+    pub(crate) unsafe fn launch_tiles(
+        &self,
+        tiles: usize,
+        threads: u32,
+        shared_bytes: u32,
+        arguments: &mut [*mut c_void],
+    ) -> Result<()> {
+        let useful = BLOCKS_PER_MULTIPROCESSOR * self.stream.device().info().multiprocessor_count.max(1) as u64;
+        let blocks = (tiles as u64).clamp(1, useful) as u32;
+        unsafe { self.launch_blocks(blocks, threads, shared_bytes, arguments) }
+    }
+
+    unsafe fn launch_blocks(
+        &self,
+        blocks: u32,
+        threads: u32,
+        shared_bytes: u32,
+        arguments: &mut [*mut c_void],
+    ) -> Result<()> {
         driver_calls::count();
         let device = self.stream.device();
-        let blocks = grid_size(work_items as u64, device.info().multiprocessor_count);
         device.bind()?;
         let stream = self.stream.raw();
-        unsafe { result::launch_kernel(self.function, (blocks, 1, 1), (BLOCK_SIZE, 1, 1), 0, stream, arguments) }
-            .map_err(|e| Error::driver(&format!("cuLaunchKernel({})", self.kernel.name()), e))
+        unsafe {
+            result::launch_kernel(self.function, (blocks, 1, 1), (threads, 1, 1), shared_bytes, stream, arguments)
+        }
+        .map_err(|e| Error::driver(&format!("cuLaunchKernel({})", self.kernel.name()), e))
     }
 }
 

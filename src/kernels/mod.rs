@@ -24,16 +24,20 @@ mod copy;
 mod cpu;
 mod disk_cache;
 mod element;
+mod elementwise;
 mod fft_shift;
 pub mod fir_filter;
 mod interleave;
 mod launch;
+mod load;
 mod magnitude;
 mod module_cache;
 mod move_unit;
+mod moving_average;
 mod multiply_const;
 mod nlog10;
 mod nvrtc;
+mod phase;
 mod polyphase;
 mod program;
 pub(crate) mod validate;
@@ -44,13 +48,20 @@ pub use copy::copy;
 pub use disk_cache::CACHE_DIRECTORY_ENV;
 pub(crate) use disk_cache::DiskCache;
 pub use element::{Complex32, Element, WindowElement};
-pub use fft_shift::fft_shift;
+pub use elementwise::{
+    ComplexPart, complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply,
+    multiply_conjugate,
+};
+pub use fft_shift::{fft_shift, ifft_shift};
 pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};
 pub use interleave::{deinterleave, interleave};
+pub use load::load;
 pub use magnitude::{magnitude, magnitude_squared};
+pub use moving_average::{moving_average, moving_average_history};
 pub use multiply_const::multiply_const;
 pub use nlog10::nlog10;
 pub use nvrtc::{compile, version as nvrtc_version};
+pub use phase::{advance_phase, quadrature_demod, rotator};
 pub use polyphase::{
     ChannelizerOutputs, ChannelizerShape, PolyphaseSample, PolyphaseTap, pfb_channelizer_filter,
     pfb_channelizer_scatter, rational_resampler, rational_resampler_input_items,

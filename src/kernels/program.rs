@@ -21,7 +21,11 @@ pub struct Program {
 }
 
 /// Headers the programs may `#include "..."`, as (name, text).
-pub(crate) const HEADERS: &[(&str, &str)] = &[("grcuda_common.cuh", include_str!("../../kernels/grcuda_common.cuh"))];
+pub(crate) const HEADERS: &[(&str, &str)] =
+    &[("grcuda_common.cuh", include_str!("../../kernels/grcuda_common.cuh")), ("fast_atan2.cuh", FAST_ATAN2_HEADER)];
+
+/// GNU Radio's fast_atan2f, for the kernels and (its table) for the CPU backend.
+pub(crate) const FAST_ATAN2_HEADER: &str = include_str!("../../kernels/fast_atan2.cuh");
 
 macro_rules! program {
     ($constant:ident, $file:literal) => {
@@ -38,11 +42,29 @@ program!(NLOG10, "nlog10.cu");
 program!(FFT_SHIFT, "fft_shift.cu");
 program!(WINDOW, "window.cu");
 program!(INTERLEAVE, "interleave.cu");
+program!(ELEMENTWISE, "elementwise.cu");
+program!(MOVING_AVERAGE, "moving_average.cu");
+program!(PHASE, "phase.cu");
 program!(FIR_FILTER, "fir_filter.cu");
+program!(LOAD, "load.cu");
 program!(POLYPHASE, "polyphase.cu");
 
-const PROGRAMS: &[Program] =
-    &[COPY, MULTIPLY_CONST, ADD, MAGNITUDE, NLOG10, FFT_SHIFT, WINDOW, INTERLEAVE, FIR_FILTER, POLYPHASE];
+const PROGRAMS: &[Program] = &[
+    COPY,
+    MULTIPLY_CONST,
+    ADD,
+    MAGNITUDE,
+    NLOG10,
+    FFT_SHIFT,
+    WINDOW,
+    INTERLEAVE,
+    ELEMENTWISE,
+    MOVING_AVERAGE,
+    PHASE,
+    FIR_FILTER,
+    LOAD,
+    POLYPHASE,
+];
 
 /// Every kernel source of the library.
 pub fn programs() -> &'static [Program] {
@@ -92,12 +114,31 @@ pub(crate) static DEINTERLEAVE_KERNELS: Kernels<5> =
     Kernels::new(&INTERLEAVE, "grcuda_deinterleave_unit", move_unit::VARIANTS);
 pub(crate) static FIR_FILTER_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_", ["ccc", "ccf", "fff"]);
+pub(crate) static FIR_FILTER_TILED_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_", ["ccc", "ccf", "fff"]);
 pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_multiply", [""]);
 pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static LOAD_KERNELS: Kernels<1> = Kernels::new(&LOAD, "grcuda_load", [""]);
+
+pub(crate) static MULTIPLY_KERNELS: Kernels<4> = Kernels::new(&ELEMENTWISE, "grcuda_multiply_", element::ELEMENT_NAMES);
+pub(crate) static MULTIPLY_CONJUGATE_KERNELS: Kernels<1> =
+    Kernels::new(&ELEMENTWISE, "grcuda_multiply_conjugate", [""]);
+pub(crate) static CONJUGATE_KERNELS: Kernels<1> = Kernels::new(&ELEMENTWISE, "grcuda_conjugate", [""]);
+pub(crate) static COMPLEX_PART_KERNELS: Kernels<3> =
+    Kernels::new(&ELEMENTWISE, "grcuda_complex_to_", ["real", "imag", "arg"]);
+pub(crate) static COMPLEX_TO_FLOAT_KERNELS: Kernels<1> = Kernels::new(&ELEMENTWISE, "grcuda_complex_to_float", [""]);
+pub(crate) static FLOAT_TO_COMPLEX_KERNELS: Kernels<2> =
+    Kernels::new(&ELEMENTWISE, "grcuda_float_to_complex", ["", "_real"]);
+pub(crate) static KEEP_ONE_IN_N_KERNELS: Kernels<5> =
+    Kernels::new(&ELEMENTWISE, "grcuda_keep_one_in_n_unit", move_unit::VARIANTS);
+pub(crate) static MOVING_AVERAGE_KERNELS: Kernels<2> =
+    Kernels::new(&MOVING_AVERAGE, "grcuda_moving_average_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static QUADRATURE_DEMOD_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_quadrature_demod", [""]);
+pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rotator", [""]);
 pub(crate) static RATIONAL_RESAMPLER_KERNELS: Kernels<3> =
     Kernels::new(&POLYPHASE, "grcuda_rational_resampler_", polyphase::RESAMPLER_NAMES);
 pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
@@ -149,10 +190,22 @@ mod tests {
             .chain(kernels(&WINDOW_KERNELS))
             .chain(kernels(&INTERLEAVE_KERNELS))
             .chain(kernels(&DEINTERLEAVE_KERNELS))
+            .chain(kernels(&MULTIPLY_KERNELS))
+            .chain(kernels(&MULTIPLY_CONJUGATE_KERNELS))
+            .chain(kernels(&CONJUGATE_KERNELS))
+            .chain(kernels(&COMPLEX_PART_KERNELS))
+            .chain(kernels(&COMPLEX_TO_FLOAT_KERNELS))
+            .chain(kernels(&FLOAT_TO_COMPLEX_KERNELS))
+            .chain(kernels(&KEEP_ONE_IN_N_KERNELS))
+            .chain(kernels(&MOVING_AVERAGE_KERNELS))
+            .chain(kernels(&QUADRATURE_DEMOD_KERNELS))
+            .chain(kernels(&ROTATOR_KERNELS))
             .chain(kernels(&FIR_FILTER_KERNELS))
+            .chain(kernels(&FIR_FILTER_TILED_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS))
+            .chain(kernels(&LOAD_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS));

@@ -102,6 +102,9 @@ static void test_streams_events_memory(struct grcuda_device *device) {
     CHECK(free_bytes == 0);
     INVALID(grcuda_block_consume(NULL, 0, 0, 1), "block is NULL");
     OK(grcuda_stream_new(device, &stream));
+    /* A stream libgrcuda does not own, by its handle (a CuPy stream's ptr): here its own. */
+    INVALID(grcuda_device_synchronize_stream_handle(NULL, 0), "device is NULL");
+    OK(grcuda_device_synchronize_stream_handle(device, grcuda_stream_handle(stream)));
     struct grcuda_event *event = NULL, *unused_event = NULL;
     INVALID(grcuda_event_new(device, 5, &unused_event), "host wait 5 is unknown");
     CHECK(unused_event == NULL);

@@ -94,8 +94,14 @@ def as_cupy(array):
 
     Accepts CuPy arrays (returned as they are), any object with __cuda_array_interface__
     (PyTorch CUDA tensors, Numba device arrays), and NumPy arrays whose data pointer is a
-    device address, as GNU Radio's own gr.sync_block hands out for ports in GPU memory.
+    device address, as GNU Radio's own gr.sync_block hands out for ports in GPU memory. On
+    the simulated backend it returns the NumPy array itself.
     """
+    if array_module() is numpy:
+        # The simulated backend's device memory is host memory: NumPy is its array library.
+        if not isinstance(array, numpy.ndarray):
+            raise TypeError(f"as_cupy: expected an array of a GPU port, got {type(array).__name__}")
+        return array
     import cupy
 
     if isinstance(array, cupy.ndarray):

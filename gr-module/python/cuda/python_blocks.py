@@ -58,6 +58,7 @@ from gnuradio import gr
 
 from .arrays import array_cache, array_module
 from .cuda_python import cuda_buffer_type, hold_python_thread_state, python_gateway, release_python_thread_state
+from .lifetime import kept_alive
 
 _WORK_DONE = int(gr.WORK_DONE)
 _WORK_CALLED_PRODUCE = int(gr.WORK_CALLED_PRODUCE)
@@ -124,7 +125,7 @@ def _whole_number(value):
         return None
 
 
-class gpu_block:
+class gpu_block(kept_alive):
     """The GPU half of the Python blocks below; comes first in their base classes."""
 
     def __init_subclass__(cls, **kwargs):

@@ -59,6 +59,11 @@ def cpp_bad_arguments():
         refused("cuda.head", "sizeof_stream_item", "between 1", lambda: cuda.head(0, 10)),
         refused("cuda.head", "sizeof_stream_item", "got 2147483648", lambda: cuda.head(2**31, 10)),
         refused("cuda.head", "nitems", "", lambda: cuda.head(4, -1), TypeError),
+        refused("cuda.load", "iterations", "between 1 and 2^24, got 0", lambda: cuda.load(0, 4)),
+        refused("cuda.load", "iterations", "got 16777217", lambda: cuda.load(2**24 + 1, 4, False)),
+        refused("cuda.load", "iterations", "", lambda: cuda.load(-1, 4), TypeError),
+        refused("cuda.load", "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda: cuda.load(1, 0)),
+        refused("cuda.load", "itemsize", "got 2147483648", lambda: cuda.load(1, 2**31, False)),
         refused("cuda.tee", "itemsize", "between 1 and 2^31 - 1", lambda: cuda.tee(0)),
         refused("cuda.tee", "itemsize", "between 1 and 2^31 - 1", lambda: cuda.tee(0, False)),
         refused("cuda.tee", "itemsize", "got 2147483648", lambda: cuda.tee(2**31)),
@@ -274,6 +279,68 @@ def filter_bad_arguments():
     return cases
 
 
+def dsp_elementwise_bad_arguments():
+    """The elementwise, moving-average and phase blocks."""
+    vlen_fragment = "between 1 and 2^28 - 1 (vlen * 8 bytes must fit GNU Radio's largest item"
+    cases = [
+        refused("cuda.multiply_ff", "vlen", "between 1 and 2^29 - 1", lambda: cuda.multiply_ff(0)),
+        refused("cuda.multiply_cc", "vlen", "got 268435456", lambda: cuda.multiply_cc(2**28)),
+        refused("cuda.multiply_conjugate_cc", "vlen", vlen_fragment, lambda: cuda.multiply_conjugate_cc(0)),
+        refused("cuda.complex_to_float", "vlen", vlen_fragment, lambda: cuda.complex_to_float(0)),
+        refused("cuda.complex_to_real", "vlen", vlen_fragment, lambda: cuda.complex_to_real(0)),
+        refused("cuda.complex_to_imag", "vlen", vlen_fragment, lambda: cuda.complex_to_imag(2**28)),
+        refused("cuda.complex_to_arg", "vlen", vlen_fragment, lambda: cuda.complex_to_arg(0)),
+        refused("cuda.float_to_complex", "vlen", vlen_fragment, lambda: cuda.float_to_complex(0)),
+        refused(
+            "cuda.keep_one_in_n", "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda: cuda.keep_one_in_n(0, 2)
+        ),
+        refused("cuda.keep_one_in_n", "n", "between 1 and 2^31 - 1, got 0", lambda: cuda.keep_one_in_n(4, 0)),
+        refused("cuda.keep_one_in_n", "n", "between 1 and 2^31 - 1, got 0", lambda: cuda.keep_one_in_n(4, -3)),
+        refused("cuda.keep_one_in_n", "n", "got 0", lambda: cuda.keep_one_in_n(4, 2).set_n(0)),
+        refused("cuda.quadrature_demod_cf", "gain", "must be finite, got nan", lambda: cuda.quadrature_demod_cf(NAN)),
+        refused(
+            "cuda.quadrature_demod_cf", "gain", "must be finite", lambda: cuda.quadrature_demod_cf(1).set_gain(INF)
+        ),
+        refused("cuda.rotator_cc", "phase_inc", "must be finite, got inf", lambda: cuda.rotator_cc(INF)),
+        refused("cuda.rotator_cc", "phase_inc", "must be finite", lambda: cuda.rotator_cc(0.1).set_phase_inc(NAN)),
+        refused("cuda.conjugate_cc", "", "", lambda: cuda.conjugate_cc(1), TypeError),
+    ]
+    for suffix, scale in (("ff", 1.0), ("cc", 1 + 0j)):
+        make = getattr(cuda, "moving_average_" + suffix)
+        block = "cuda.moving_average_" + suffix
+        cases += [
+            refused(block, "length", "between 1 and 2^31 - 1, got 0", lambda m=make, s=scale: m(0, s)),
+            refused(block, "length", "got 0", lambda m=make, s=scale: m(10, s).set_length(-1)),
+            refused(block, "length", "got 0", lambda m=make, s=scale: m(10, s).set_length_and_scale(0, s)),
+            refused(block, "scale", "must be finite", lambda m=make: m(10, NAN)),
+            refused(block, "scale", "must be finite", lambda m=make, s=scale: m(10, s).set_scale(INF)),
+            refused(block, "max_iter", "between 1 and 2^31 - 1, got 0", lambda m=make, s=scale: m(10, s, 0)),
+            refused(block, "vlen", "between 1 and", lambda m=make, s=scale: m(10, s, 4096, 0)),
+        ]
+    return cases
+
+
+def dsp_elementwise_good_arguments():
+    return [
+        lambda: cuda.multiply_ff(2**29 - 1),
+        lambda: cuda.multiply_cc(1),
+        lambda: cuda.multiply_conjugate_cc(2**28 - 1),
+        lambda: cuda.conjugate_cc(),
+        lambda: cuda.complex_to_float(2**28 - 1),
+        lambda: cuda.complex_to_real(1),
+        lambda: cuda.complex_to_imag(1),
+        lambda: cuda.complex_to_arg(2**28 - 1),
+        lambda: cuda.float_to_complex(2**28 - 1),
+        lambda: cuda.keep_one_in_n(INT_MAX, INT_MAX),
+        lambda: cuda.keep_one_in_n(1, 1).set_n(INT_MAX),
+        lambda: cuda.moving_average_ff(1, -3.4e38, 1, 2**29 - 1),
+        lambda: cuda.moving_average_cc(INT_MAX, 1j, INT_MAX, 1),
+        lambda: cuda.quadrature_demod_cf(-3.4e38),
+        lambda: cuda.rotator_cc(),
+        lambda: cuda.rotator_cc(-1e300, True),
+    ]
+
+
 def cpp_good_arguments():
     """Values at the edges of the limits, which must construct."""
     makes = [
@@ -287,6 +354,8 @@ def cpp_good_arguments():
         lambda: cuda.null_sink(INT_MAX, MAX_PORTS),
         lambda: cuda.head(1, 0),
         lambda: cuda.head(INT_MAX, 2**64 - 1),
+        lambda: cuda.load(1, 1),
+        lambda: cuda.load(2**24, INT_MAX, False),
         lambda: cuda.tee(1),
         lambda: cuda.tee(INT_MAX, False),
         lambda: cuda.fft(1),
@@ -438,13 +507,16 @@ def cupy_bad_arguments():
             lambda: cuda.noise_source_cupy().set_amplitude(INF),
         ),
         refused(
-            "noise_source_cupy", "seed", "at least 0, got -1", lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1, -1)
+            "noise_source_cupy",
+            "seed",
+            f"at least {-(2**63)}, got {-(2**63) - 1}",
+            lambda: cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1, -(2**63) - 1),
         ),
         refused(
             "random_uniform_source_cupy",
             "seed",
-            "at least 0, got -1",
-            lambda: cuda.random_uniform_source_cupy(0, 2, -1),
+            f"at least {-(2**63)}, got {-(2**63) - 1}",
+            lambda: cuda.random_uniform_source_cupy(0, 2, -(2**63) - 1),
         ),
         refused(
             "random_uniform_source_cupy",
@@ -455,6 +527,7 @@ def cupy_bad_arguments():
         refused("repeat_cupy", "interp", "between 1 and 2^31 - 1, got 0", lambda: cuda.repeat_cupy(0)),
         refused("repeat_cupy", "interp", "got 2147483648", lambda: cuda.repeat_cupy(2**31)),
         refused("repeat_cupy", "interp", "got 0", lambda: cuda.repeat_cupy(2).set_interpolation(0)),
+        refused("repeat_cupy", "interp", "must be an integer, not 2.5", lambda: cuda.repeat_cupy(2.5)),
         refused("repeat_cupy", "vlen", "between 1 and 2^29 - 1", lambda: cuda.repeat_cupy(2, 0)),
         refused("repeat_cupy", "vlen", "got 536870912", lambda: cuda.repeat_cupy(2, 2**29)),
         refused(
@@ -488,6 +561,8 @@ def cupy_good_arguments():
         lambda: cuda.vector_source_cupy([1, 2, 3, 4], True, 4, dtype=f32),
         lambda: cuda.vector_source_cupy([], True, INT_MAX, dtype=np.uint8),
         lambda: cuda.noise_source_cupy(analog.GR_UNIFORM, -2.0, 2**64),
+        lambda: cuda.noise_source_cupy(analog.GR_UNIFORM, 1.0, -(2**63)),
+        lambda: cuda.random_uniform_source_cupy(0, 2, -1),
         lambda: cuda.random_uniform_source_cupy(-128, 128, 0, np.int8),
         lambda: cuda.repeat_cupy(1),
         lambda: cuda.repeat_cupy(INT_MAX, 2**29 - 1, f32, INT_MAX),
@@ -512,9 +587,10 @@ class qa_block_arguments(flowgraph_test):
                 message = str(raised.exception)
                 if error is TypeError and block.startswith("cuda.") and not fragment:
                     # pybind11 refuses a negative size_t itself: its message shows the
-                    # signature, which names the argument.
+                    # signature, which names the argument (a block without arguments: none).
                     self.assertIn(block.split(".")[1], message)
-                    self.assertIn(f"{argument}: int", message)
+                    if argument:
+                        self.assertIn(f"{argument}: int", message)
                     continue
                 self.assertTrue(
                     message.startswith(f"{block}: {argument}"), f"{message!r} does not start with {block}: {argument}"
@@ -527,10 +603,10 @@ class qa_block_arguments(flowgraph_test):
                 make()
 
     def test_cpp_blocks_refuse_bad_arguments(self):
-        self.check_refused(cpp_bad_arguments())
+        self.check_refused(cpp_bad_arguments() + dsp_elementwise_bad_arguments())
 
     def test_cpp_blocks_take_the_limits(self):
-        self.check_constructed(cpp_good_arguments())
+        self.check_constructed(cpp_good_arguments() + dsp_elementwise_good_arguments())
 
     def test_cupy_blocks_refuse_bad_arguments(self):
         self.check_refused(cupy_bad_arguments())
@@ -540,7 +616,7 @@ class qa_block_arguments(flowgraph_test):
 
     def test_every_block_is_covered(self):
         """A new block of the module gets its argument checks tested here too."""
-        cases = cpp_bad_arguments() + cupy_bad_arguments()
+        cases = cpp_bad_arguments() + dsp_elementwise_bad_arguments() + cupy_bad_arguments()
         tested = {block.split(".")[-1] for block, *_ in cases}
         # The Python blocks' bases and their C++ side (its checks: qa_python_gateway).
         bases = {"basic_block", "sync_block", "decim_block", "interp_block", "python_gateway"}

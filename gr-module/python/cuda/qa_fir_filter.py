@@ -22,8 +22,9 @@ TYPES = {
     "ccf": (cuda.fir_filter_ccf, filter.fir_filter_ccf, blocks.vector_source_c, blocks.vector_sink_c, True, False),
     "fff": (cuda.fir_filter_fff, filter.fir_filter_fff, blocks.vector_source_f, blocks.vector_sink_f, False, False),
 }
-# Up to 48 complex or 96 real taps the block computes dot products, beyond that overlap-save.
-TAP_COUNTS = (1, 7, 47, 97, 301, 1025)
+# Up to 64 (ccc), 96 (ccf) or 128 (fff) taps the block computes dot products, beyond that
+# overlap-save.
+TAP_COUNTS = (1, 7, 47, 97, 129, 301, 1025)
 
 
 class qa_fir_filter(flowgraph_test):

@@ -124,8 +124,23 @@ class qa_noise_source_cupy(flowgraph_test):
             TypeError, "noise_source_cupy supports complex64, float32, int32 and int16, not int8"
         ):
             cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1.0, 0, np.int8)
-        with self.assertRaisesRegex(ValueError, "seed must be at least 0"):
-            cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1.0, -1)
+        with self.assertRaisesRegex(ValueError, "seed must be at least -9223372036854775808"):
+            cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1.0, -(2**63) - 1)
+        with self.assertRaisesRegex(TypeError, "seed must be an integer"):
+            cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1.0, 1.5)
+
+    def test_negative_seeds_as_gnu_radio(self):
+        # GNU Radio's noise_source takes any long seed (analog.noise_source_f(..., -5) works)
+        # and hands it to gr::random as a uint64_t: -1 is 2^64 - 1.
+        analog.noise_source_f(analog.GR_GAUSSIAN, 1.0, -5)
+        runs = [
+            collect(cuda.noise_source_cupy(analog.GR_GAUSSIAN, 1.0, seed, np.float32), 100_003, np.float32)[0]
+            for seed in (-1, -1, 2**64 - 1, 1)
+        ]
+        np.testing.assert_array_equal(runs[0], runs[1])
+        np.testing.assert_array_equal(runs[0], runs[2])
+        self.assertFalse(np.array_equal(runs[0], runs[3]))
+        self.assertAlmostEqual(runs[0].std(), 1.0, delta=0.02)
 
 
 if __name__ == "__main__":

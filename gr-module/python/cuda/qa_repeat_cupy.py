@@ -150,14 +150,17 @@ class qa_repeat_cupy(flowgraph_test):
         checks = (
             (ValueError, "interp must be between 1 and 2\\^31 - 1, got 0", lambda: cuda.repeat_cupy(0)),
             (ValueError, "interp must be between 1 and 2\\^31 - 1, got -2", lambda: block.set_interpolation(-2)),
-            (TypeError, "interp must be an integer", lambda: cuda.repeat_cupy(2.5)),
+            # ValueError for a wrong type too, as the reference module's repeat_cupy raises
+            (ValueError, "interp must be an integer, not 2.5", lambda: cuda.repeat_cupy(2.5)),
+            (ValueError, "vlen must be an integer", lambda: cuda.repeat_cupy(2, "4")),
+            (ValueError, "interp must be an integer", lambda: block.set_interpolation(1.5)),
             (
                 ValueError,
                 "output_multiple must be between 1 and 2\\^31 - 1, got 0",
                 lambda: cuda.repeat_cupy(2, 1, np.float32, 0),
             ),
             (
-                TypeError,
+                ValueError,
                 "repeat_cupy supports complex64, float32, int32, int16, int8 and uint8, not float64",
                 lambda: cuda.repeat_cupy(2, 1, np.float64),
             ),

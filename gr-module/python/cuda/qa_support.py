@@ -139,3 +139,22 @@ def relative_error(got, want):
     """||got - want|| / ||want||, in float64."""
     got, want = np.asarray(got, np.complex128), np.asarray(want, np.complex128)
     return np.linalg.norm(got - want) / np.linalg.norm(want)
+
+
+def run_ports(sources, block, sinks):
+    """Connects sources[i] to input i of block and output j to sinks[j], runs, returns the
+    sinks' data as arrays."""
+    tb = gr.top_block()
+    for port, source in enumerate(sources):
+        tb.connect(source, (block, port))
+    for port, sink in enumerate(sinks):
+        tb.connect((block, port), sink)
+    tb.run()
+    return [np.array(sink.data()) for sink in sinks]
+
+
+def assert_relative(test, got, want, message=""):
+    """Agreement to 1e-5 of the output's RMS (got's largest error over want's RMS)."""
+    test.assertEqual(len(got), len(want), message)
+    scale = max(float(np.sqrt(np.mean(np.abs(want) ** 2))), 1e-30)
+    test.assertLess(float(np.max(np.abs(got - want), initial=0.0)) / scale, 1e-5, message)

@@ -10,14 +10,23 @@
 //! family of kernels with state or many parameters (filters, resamplers) has its own file
 //! beside it.
 
+mod elementwise;
+mod moving_average;
+mod phase;
 mod polyphase;
 
+pub use elementwise::*;
+pub use moving_average::*;
+pub use phase::*;
 pub use polyphase::*;
 
 use super::{borrow, borrow_slice, grcuda_status, grcuda_stream, guard};
 use crate::kernels::{self, Complex32, Element, WindowElement};
 use crate::stream::Stream;
 use std::ffi::c_void;
+
+mod load;
+pub use load::*;
 
 /// A complex float as GNU Radio's gr_complex lays it out: real part, then imaginary part.
 #[repr(C)]
@@ -234,8 +243,9 @@ pub extern "C" fn grcuda_nlog10_ff(
     guard(|| unsafe { kernels::nlog10(stream_argument(stream)?, input as u64, output as u64, count, factor, offset) })
 }
 
-/// Swaps the halves of each of `vectors` complex float vectors of `length` items (as
-/// numpy.fft.fftshift does, also for odd lengths). Input and output must not overlap.
+/// Swaps the halves of each of `vectors` complex float vectors of `length` items as
+/// numpy.fft.fftshift does: output[j] = input[(j + ceil(length / 2)) mod length]. Input and
+/// output must not overlap.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_fft_shift_cc(
@@ -246,6 +256,22 @@ pub extern "C" fn grcuda_fft_shift_cc(
     vectors: usize,
 ) -> grcuda_status {
     guard(|| unsafe { kernels::fft_shift(stream_argument(stream)?, input as u64, output as u64, length, vectors) })
+}
+
+/// The inverse of grcuda_fft_shift_cc(), as numpy.fft.ifftshift:
+/// output[j] = input[(j + floor(length / 2)) mod length] (the two differ for odd lengths;
+/// GNU Radio's fft_vcc applies this one before an inverse transform). Input and output must
+/// not overlap.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_ifft_shift_cc(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    output: *mut c_void,
+    length: usize,
+    vectors: usize,
+) -> grcuda_status {
+    guard(|| unsafe { kernels::ifft_shift(stream_argument(stream)?, input as u64, output as u64, length, vectors) })
 }
 
 /// Multiplies each of `vectors` complex float vectors of `length` items by a real window of

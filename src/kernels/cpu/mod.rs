@@ -14,18 +14,29 @@
 //! family of kernels with state or many parameters (filters, resamplers) has its own file
 //! beside it.
 
+mod elementwise;
+mod moving_average;
+mod phase;
+
+pub(crate) use elementwise::{
+    complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply_conjugate,
+};
+pub(crate) use moving_average::moving_average;
+pub(crate) use phase::{fast_atan2f, quadrature_demod, rotator};
+
 use crate::kernels::element::{Complex32, Element, WindowElement};
 
 pub(crate) mod fir_filter;
+pub(crate) mod load;
 pub(crate) mod polyphase;
 
 /// Item `index` of the array of `T` at `address`.
-unsafe fn read<T: Copy>(address: u64, index: usize) -> T {
+pub(super) unsafe fn read<T: Copy>(address: u64, index: usize) -> T {
     unsafe { (address as *const T).add(index).read() }
 }
 
 /// Writes `output[i] = value(i)` for every i in 0..count, in increasing order.
-unsafe fn generate<T>(output: u64, count: usize, mut value: impl FnMut(usize) -> T) {
+pub(super) unsafe fn generate<T>(output: u64, count: usize, mut value: impl FnMut(usize) -> T) {
     let output = output as *mut T;
     for index in 0..count {
         unsafe { output.add(index).write(value(index)) };
@@ -44,14 +55,16 @@ pub(crate) unsafe fn multiply_const<T: Element>(input: u64, output: u64, count: 
     unsafe { generate(output, count, |i| read::<T>(input, i).multiply(constant)) };
 }
 
-/// Sums left to right, as the CUDA kernel and its passes do.
+/// Combines left to right (add, multiply), as the CUDA kernel and its passes do.
 ///
 /// # Safety
 /// `count` items valid at every address; output equal to an input or disjoint from all.
-pub(crate) unsafe fn add<T: Element>(inputs: &[u64], output: u64, count: usize) {
+pub(crate) unsafe fn combine_arrays<T: Element>(inputs: &[u64], output: u64, count: usize, combine: fn(T, T) -> T) {
     let (first, rest) = inputs.split_first().expect("the launcher checked that there are inputs");
     unsafe {
-        generate(output, count, |i| rest.iter().fold(read::<T>(*first, i), |total, &input| total.add(read(input, i))))
+        generate(output, count, |i| {
+            rest.iter().fold(read::<T>(*first, i), |total, &input| combine(total, read(input, i)))
+        })
     };
 }
 
@@ -79,8 +92,7 @@ pub(crate) unsafe fn nlog10(input: u64, output: u64, count: usize, factor: f32, 
 
 /// # Safety
 /// `count` (a multiple of `length`) items valid at both addresses, which do not overlap.
-pub(crate) unsafe fn fft_shift(input: u64, output: u64, length: usize, count: usize) {
-    let rotation = length - length / 2;
+pub(crate) unsafe fn fft_shift(input: u64, output: u64, length: usize, rotation: usize, count: usize) {
     unsafe {
         generate(output, count, |i| {
             let position = i % length;

@@ -9,6 +9,7 @@
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/cuda_block_helper.h> // gr::cuda_block, the reference's mixin
 #include <gnuradio/sync_block.h>
 #include <grcuda.h>
 #include <cstdint>

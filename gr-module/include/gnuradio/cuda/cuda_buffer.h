@@ -11,6 +11,7 @@
 #include <gnuradio/cuda/api.h>
 #include <grcuda.h>
 #include <atomic>
+#include <map>
 #include <mutex>
 
 namespace gr {
@@ -30,7 +31,12 @@ namespace cuda {
  * - _read_pointer(): device memory for GPU readers; host memory for CPU readers, which
  * first wait until the copy of what they will read is done.
  * GPU blocks register their streams with libgrcuda and report what they consumed through
- * their block_context; this class only adapts GNU Radio's buffer interface.
+ * their block_context; this class only adapts GNU Radio's buffer interface. Blocks with
+ * the reference module's mixin (gr::cuda_block, cuda_block_helper.h) are
+ * host-synchronous parties, which this class orders itself: before such a block's work
+ * reads, the items offered to it are written (_read_pointer()); its outputs are posted
+ * after its stream is done (post_work()); and before a writer reuses items such a block
+ * consumed, its stream is done reading them (space_available()).
  *
  * Because the ring is mapped twice, reads and writes may run across its end: space and
  * item counts are circular, and the realigning callbacks of buffer_single_mapped are
@@ -94,6 +100,9 @@ private:
     //! false when no block writes this buffer any more.
     bool writer_on_gpu(bool& found);
     bool reader_on_gpu(const gr::buffer_reader* reader);
+    //! Waits for the streams of readers with the mixin that consumed items since the last
+    //! wait (buffer mutex held).
+    void synchronize_stream_readers();
 
     //! Calls of a writer the user capped that a ring holds at least.
     static constexpr size_t calls_in_ring = 8;
@@ -104,6 +113,8 @@ private:
     //! Set once libgrcuda holds the transfer type: what the hooks check per call.
     std::atomic<bool> d_wired{ false };
     std::mutex d_wiring_mutex;
+    //! Per reader with the mixin: its nitems_read() when its stream was last waited for.
+    std::map<const gr::buffer_reader*, uint64_t> d_synchronized_reads;
 };
 
 } // namespace cuda

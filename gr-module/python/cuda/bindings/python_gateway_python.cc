@@ -272,6 +272,15 @@ private:
 
 void bind_python_gateway(py::module& m)
 {
+    m.def(
+        "_cpp_owners",
+        [](const gr::basic_block_sptr& block) {
+            // The argument is one more owner, for the time of this call.
+            return block.use_count() - 1;
+        },
+        py::arg("block"),
+        "How many owners a block's C++ object has (a Python block's gateway): 1 when "
+        "only its Python block holds it, more while a flowgraph does (lifetime.py).");
     // pybind11 passes a python_gateway to a method bound for gr::block (nitems_read(),
     // ...) only after trying every class of every loaded module that names gr::block as a
     // base, in the order they were bound: tens of microseconds once GNU Radio's block

@@ -12,15 +12,19 @@ seed gives the same output on every run.
 
 support.py holds what the blocks share: argument checks whose errors name the block and what
 it accepts, and device memory kept across work() calls; random_draws.py the random sources'
-generator. gnuradio.cuda exports every block (cuda.multiply_const_cupy, ...).
+generator. gnuradio.cuda exports every block (cuda.multiply_const_cupy, ...). multiply_const_py
+and add_py are the reference module's blocks in its manual-synchronisation style: GNU Radio
+gr.sync_blocks with their own stream (manual_sync.py).
 """
 
 from .add import add_cupy
+from .add_py import add_py
 from .complex_to_mag import complex_to_mag_cupy
 from .complex_to_mag_squared import complex_to_mag_squared_cupy
 from .const_source import const_source_cupy
 from .fft import fft_cupy
 from .multiply_const import multiply_const_cupy
+from .multiply_const_py import multiply_const_py
 from .nlog10 import nlog10_cupy
 from .noise_source import noise_source_cupy
 from .random_uniform_source import random_uniform_source_cupy

@@ -11,7 +11,7 @@ from gnuradio import analog
 
 from ..python_blocks import sync_block
 from .random_draws import DRAW_CHUNK, chunked_draws
-from .support import checked_count, checked_dtype, checked_scalar, scratch_buffer
+from .support import checked_dtype, checked_scalar, checked_seed, scratch_buffer
 
 _UNIFORM = int(analog.GR_UNIFORM)
 _GAUSSIAN = int(analog.GR_GAUSSIAN)
@@ -46,7 +46,8 @@ class noise_source_cupy(sync_block):
     standard deviation amplitude, GR_LAPLACIAN amplitude times a Laplace(0, 1) draw and
     GR_IMPULSE amplitude times sqrt(2)*exponential draws above 9, 0 otherwise; complex64
     noise (uniform or gaussian) has amplitude/sqrt(2) in each component; integer outputs
-    truncate. seed 0 draws a different sequence on every run, any other seed the same one.
+    truncate. seed 0 draws a different sequence on every run, any other seed the same one; a
+    negative seed is taken modulo 2^64, as GNU Radio's sources take it.
     """
 
     SUPPORTED = (numpy.complex64, numpy.float32, numpy.int32, numpy.int16)
@@ -55,7 +56,7 @@ class noise_source_cupy(sync_block):
         dtype = checked_dtype("noise_source_cupy", dtype, self.SUPPORTED)
         noise_type = _checked_noise_type(noise_type, dtype)
         amplitude = checked_scalar("noise_source_cupy", "amplitude", amplitude, numpy.dtype(numpy.float32))
-        seed = checked_count("noise_source_cupy", "seed", seed, minimum=0, maximum=None)
+        seed = checked_seed("noise_source_cupy", seed)
         sync_block.__init__(self, "noise_source_cupy", None, [dtype])
         self._dtype = dtype
         self._type = noise_type

@@ -9,7 +9,7 @@ import numpy
 
 from ..python_blocks import sync_block
 from .random_draws import DRAW_CHUNK, chunked_draws
-from .support import checked_count, checked_dtype
+from .support import checked_dtype, checked_seed
 
 
 def _checked_int(block, what, value):
@@ -23,7 +23,8 @@ def _checked_int(block, what, value):
 
 class random_uniform_source_cupy(sync_block):
     """Integers uniform in [minimum, maximum), like analog.random_uniform_source_i/s/b.
-    seed 0 draws a different sequence on every run, any other seed the same one."""
+    seed 0 draws a different sequence on every run, any other seed the same one; a
+    negative seed is taken modulo 2^64, as GNU Radio's sources take it."""
 
     SUPPORTED = (numpy.int32, numpy.int16, numpy.int8, numpy.uint8)
 
@@ -38,7 +39,7 @@ class random_uniform_source_cupy(sync_block):
                 f"{maximum}) must hold a value and fit in {dtype.name} "
                 f"({info.min} to {info.max})"
             )
-        seed = checked_count("random_uniform_source_cupy", "seed", seed, minimum=0, maximum=None)
+        seed = checked_seed("random_uniform_source_cupy", seed)
         sync_block.__init__(self, "random_uniform_source_cupy", None, [dtype])
         self._dtype = dtype
         self._minimum = minimum

@@ -4,12 +4,24 @@
 """repeat_cupy: blocks.repeat as a Python GPU block, with its tags and interpolation message
 port."""
 
+import contextlib
+
 import numpy
 import pmt
 from gnuradio import gr
 
 from ..python_blocks import basic_block
 from .support import checked_count, checked_dtype, checked_elements_per_item, item_type
+
+
+@contextlib.contextmanager
+def _value_errors():
+    """repeat_cupy refuses every bad argument with a ValueError, a wrong type too, as the
+    reference module's repeat_cupy does (the other blocks raise TypeError for a wrong type)."""
+    try:
+        yield
+    except TypeError as error:
+        raise ValueError(str(error)) from None
 
 
 class repeat_cupy(basic_block):
@@ -23,10 +35,11 @@ class repeat_cupy(basic_block):
     SUPPORTED = (numpy.complex64, numpy.float32, numpy.int32, numpy.int16, numpy.int8, numpy.uint8)
 
     def __init__(self, interp, vlen=1, dtype=numpy.float32, output_multiple=1):
-        dtype = checked_dtype("repeat_cupy", dtype, self.SUPPORTED)
-        interp = checked_count("repeat_cupy", "interp", interp)
-        vlen = checked_elements_per_item("repeat_cupy", "vlen", vlen, dtype.itemsize)
-        output_multiple = checked_count("repeat_cupy", "output_multiple", output_multiple)
+        with _value_errors():
+            dtype = checked_dtype("repeat_cupy", dtype, self.SUPPORTED)
+            interp = checked_count("repeat_cupy", "interp", interp)
+            vlen = checked_elements_per_item("repeat_cupy", "vlen", vlen, dtype.itemsize)
+            output_multiple = checked_count("repeat_cupy", "output_multiple", output_multiple)
         item = item_type(dtype, vlen)
         basic_block.__init__(self, "repeat_cupy", [item], [item])
         self._dtype = dtype
@@ -45,7 +58,8 @@ class repeat_cupy(basic_block):
         return self._interpolation
 
     def set_interpolation(self, interp):
-        interp = checked_count("repeat_cupy", "interp", interp)
+        with _value_errors():
+            interp = checked_count("repeat_cupy", "interp", interp)
         # general_work() reads it once per call, so a change never splits a call.
         self._interpolation = interp
         self.set_relative_rate(float(interp))

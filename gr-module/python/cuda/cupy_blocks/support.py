@@ -66,6 +66,14 @@ def checked_count(block, what, value, minimum=1, maximum=MAX_INT, after_max=""):
     return value
 
 
+def checked_seed(block, value):
+    """A random source's \\p value as the seed of its generator, as GNU Radio's sources take
+    it: their long or int seed becomes gr::random's uint64_t, so a negative seed is taken
+    modulo 2^64 (-1 is 2^64 - 1) and 0 means a different sequence on every run."""
+    seed = checked_count(block, "seed", value, minimum=-(2**63), maximum=None)
+    return seed % 2**64 if seed < 0 else seed
+
+
 def checked_elements_per_item(block, what, value, element_size):
     """\\p value elements of \\p element_size bytes make one item (vlen, fft_size): at least
     1, and the item fits GNU Radio's int item size."""

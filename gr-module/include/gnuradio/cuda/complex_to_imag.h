@@ -1,0 +1,30 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_COMPLEX_TO_IMAG_H
+#define INCLUDED_CUDA_COMPLEX_TO_IMAG_H
+
+#include <gnuradio/cuda/api.h>
+#include <gnuradio/gr_complex.h>
+#include <gnuradio/sync_block.h>
+
+namespace gr {
+namespace cuda {
+
+/*!
+ * \brief output = imaginary part of the input, on the GPU (as blocks.complex_to_imag).
+ * \ingroup cuda
+ */
+class CUDA_API complex_to_imag : virtual public gr::sync_block
+{
+public:
+    typedef std::shared_ptr<complex_to_imag> sptr;
+    static sptr make(size_t vlen = 1);
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_COMPLEX_TO_IMAG_H */

@@ -1,0 +1,31 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_COMPLEX_TO_FLOAT_IMPL_H
+#define INCLUDED_CUDA_COMPLEX_TO_FLOAT_IMPL_H
+
+#include <gnuradio/cuda/complex_to_float.h>
+#include <gnuradio/cuda/cuda_block.h>
+
+namespace gr {
+namespace cuda {
+
+class complex_to_float_impl : public cuda_sync_block<complex_to_float>
+{
+public:
+    explicit complex_to_float_impl(size_t vlen);
+
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    const size_t d_vlen;
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_COMPLEX_TO_FLOAT_IMPL_H */

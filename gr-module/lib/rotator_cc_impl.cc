@@ -1,0 +1,128 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "arguments.h"
+#include "rotator_cc_impl.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace cuda {
+
+namespace {
+
+void require_phase_inc(double phase_inc)
+{
+    arguments::require_finite("cuda.rotator_cc", "phase_inc", phase_inc);
+}
+
+} // namespace
+
+rotator_cc::sptr rotator_cc::make(double phase_inc, bool tag_inc_updates)
+{
+    require_phase_inc(phase_inc);
+    return gnuradio::make_block_sptr<rotator_cc_impl>(phase_inc, tag_inc_updates);
+}
+
+rotator_cc_impl::rotator_cc_impl(double phase_inc, bool tag_inc_updates)
+    : gr::sync_block("rotator_cc",
+                     gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type),
+                     gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type)),
+      d_tag_inc_updates(tag_inc_updates)
+{
+    set_phase_inc(phase_inc);
+    const pmt::pmt_t port = pmt::mp("cmd");
+    message_port_register_in(port);
+    set_msg_handler(port, [this](pmt::pmt_t msg) { this->handle_cmd_msg(msg); });
+}
+
+void rotator_cc_impl::set_phase_inc(double phase_inc)
+{
+    require_phase_inc(phase_inc);
+    gr::thread::scoped_lock guard(d_mutex);
+    apply_phase_inc(phase_inc);
+}
+
+void rotator_cc_impl::apply_phase_inc(double phase_inc)
+{
+    // GNU Radio's block rotates by the float phasor exp(j (float)phase_inc): its angle,
+    // not phase_inc itself, is what the samples turn by, and what keeps the two in step
+    // over millions of samples.
+    const gr_complex phasor = std::exp(gr_complex(0, phase_inc));
+    d_increment = std::atan2(static_cast<double>(phasor.imag()),
+                             static_cast<double>(phasor.real()));
+}
+
+void rotator_cc_impl::handle_cmd_msg(pmt::pmt_t msg)
+{
+    static const pmt::pmt_t inc_key = pmt::intern("inc");
+    static const pmt::pmt_t offset_key = pmt::intern("offset");
+    if (!pmt::is_dict(msg)) {
+        throw std::runtime_error(
+            "cuda.rotator_cc: a command message must be a PMT dictionary");
+    }
+    if (!pmt::dict_has_key(msg, inc_key)) {
+        throw std::runtime_error(
+            "cuda.rotator_cc: unsupported command message (no \"inc\")");
+    }
+    const double phase_inc = pmt::to_double(pmt::dict_ref(msg, inc_key, pmt::PMT_NIL));
+    require_phase_inc(phase_inc);
+    gr::thread::scoped_lock guard(d_mutex);
+    const uint64_t offset =
+        pmt::dict_has_key(msg, offset_key)
+            ? pmt::to_uint64(pmt::dict_ref(msg, offset_key, pmt::PMT_NIL))
+            : nitems_written(0);
+    d_updates.push(phase_inc_update{ phase_inc, offset });
+}
+
+void rotator_cc_impl::rotate(const gr_complex* in, gr_complex* out, int start, int count)
+{
+    check(grcuda_rotator_cc(
+              this->stream(), in + start, out + start, count, d_phase, d_increment),
+          "cuda.rotator_cc");
+    d_phase = grcuda_rotator_phase_after(d_phase, d_increment, count);
+}
+
+int rotator_cc_impl::work(int noutput_items,
+                          gr_vector_const_void_star& input_items,
+                          gr_vector_void_star& output_items)
+{
+    static const pmt::pmt_t phase_inc_tag_key = pmt::intern("rot_phase_inc");
+    gr::thread::scoped_lock guard(d_mutex);
+    const auto in = static_cast<const gr_complex*>(input_items[0]);
+    const auto out = static_cast<gr_complex*>(output_items[0]);
+    const uint64_t written = nitems_written(0);
+
+    // GNU Radio's rules: updates for offsets already passed are dropped, those within
+    // this call split it, later ones wait.
+    int processed = 0;
+    while (!d_updates.empty()) {
+        const phase_inc_update next = d_updates.top();
+        if (next.offset < written + processed) {
+            d_updates.pop();
+            continue;
+        }
+        if (next.offset >= written + noutput_items) {
+            break;
+        }
+        d_updates.pop();
+        const int before = static_cast<int>(next.offset - written) - processed;
+        rotate(in, out, processed, before);
+        processed += before;
+        apply_phase_inc(next.phase_inc);
+        if (d_tag_inc_updates) {
+            add_item_tag(
+                0, next.offset, phase_inc_tag_key, pmt::from_float(next.phase_inc));
+        }
+    }
+    rotate(in, out, processed, noutput_items - processed);
+    return noutput_items;
+}
+
+} // namespace cuda
+} // namespace gr

@@ -1,0 +1,19 @@
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+
+#include <gnuradio/cuda/complex_to_arg.h>
+
+namespace py = pybind11;
+
+void bind_complex_to_arg(py::module& m)
+{
+    using block = gr::cuda::complex_to_arg;
+    py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
+        m,
+        "complex_to_arg",
+        "output = angle of the input (GNU Radio fast_atan2f), on the GPU.")
+        .def(py::init(&block::make), py::arg("vlen") = 1);
+}

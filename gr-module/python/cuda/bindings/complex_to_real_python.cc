@@ -1,0 +1,17 @@
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+
+#include <gnuradio/cuda/complex_to_real.h>
+
+namespace py = pybind11;
+
+void bind_complex_to_real(py::module& m)
+{
+    using block = gr::cuda::complex_to_real;
+    py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
+        m, "complex_to_real", "output = real part of the input, on the GPU.")
+        .def(py::init(&block::make), py::arg("vlen") = 1);
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+// Moving average, as GNU Radio's moving_average_ff/cc compute it: a running sum of `length`
+// items per vector lane (add the newest item, scale, subtract the oldest), started afresh
+// from the sum of the first length - 1 items of each run. GNU Radio starts afresh at every
+// work() call of at most max_iter items; here every thread runs its own segment of
+// `segment` outputs (the host passes segment <= max_iter), so the rounding of the running sum
+// is GNU Radio's, over runs no longer than GNU Radio's. Segments are aligned to the stream:
+// the call's first output is output `phase` of its segment, and a segment that began before
+// the call is recomputed from its start, which the input's history covers, so every output
+// has the same sum however the stream is split into calls.
+//
+// input holds segment - 1 + length - 1 items of history before the first output's newest
+// item (the block's set_history(length + segment - 1)), items are vectors of vlen values,
+// and each thread takes one lane of one segment: lanes vary fastest across threads, so that
+// vectors load coalesced.
+
+#include "grcuda_common.cuh"
+
+template <typename T>
+__device__ void moving_average(const T* input, T* output, count_type items, count_type vlen,
+                               count_type length, T scale, count_type segment, count_type phase) {
+    const count_type segments = (phase + items + segment - 1) / segment;
+    // Output o of the call starts its window at input item segment - 1 + o.
+    const T* window_start = input + (segment - 1) * vlen;
+    GRID_STRIDE_LOOP(work, segments * vlen) {
+        const count_type lane = work % vlen;
+        // Outputs first .. end - 1 of the call, counted from `phase` items before it.
+        const count_type first = (work / vlen) * segment;
+        const count_type end = min(first + segment, phase + items);
+        const T* lane_input = window_start - phase * vlen + lane;
+        T sum{};
+        for (count_type k = 0; k + 1 < length; ++k) {
+            sum = grcuda::add(sum, lane_input[(first + k) * vlen]);
+        }
+        for (count_type i = first; i < end; ++i) {
+            sum = grcuda::add(sum, lane_input[(i + length - 1) * vlen]);
+            if (i >= phase) {
+                output[(i - phase) * vlen + lane] = grcuda::multiply(sum, scale);
+            }
+            sum = grcuda::subtract(sum, lane_input[i * vlen]);
+        }
+    }
+}
+
+#define MOVING_AVERAGE_KERNEL(name, T)                                                         \
+    extern "C" __global__ void grcuda_moving_average_##name(                                   \
+        const T* input, T* output, count_type items, count_type vlen, count_type length,       \
+        T scale, count_type segment, count_type phase) {                                       \
+        moving_average(input, output, items, vlen, length, scale, segment, phase);             \
+    }
+
+MOVING_AVERAGE_KERNEL(float32, float)
+MOVING_AVERAGE_KERNEL(complex64, complex64)
