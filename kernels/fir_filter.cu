@@ -9,31 +9,12 @@
 // translation of freq_xlating_fir_filter): phase(j) = start + j * increment, in double
 // precision so that it stays exact over any number of outputs.
 //
-// Multiply-adds are explicit fmaf calls, in tap order, so the CPU backend (Rust's mul_add, in
-// the same order) rounds identically.
+// Multiply-adds are grcuda::multiply_add's fused multiply-adds, in a fixed tap order, so the
+// CPU backend (Rust's mul_add, in the same order) rounds identically.
 
 #include "grcuda_common.cuh"
 
 namespace {
-
-__device__ inline float multiply_add(float x, float tap, float sum) { return fmaf(x, tap, sum); }
-__device__ inline complex64 multiply_add(complex64 x, float tap, complex64 sum) {
-    return complex64{fmaf(x.real, tap, sum.real), fmaf(x.imag, tap, sum.imag)};
-}
-__device__ inline complex64 multiply_add(complex64 x, complex64 tap, complex64 sum) {
-    float real = fmaf(x.real, tap.real, sum.real);
-    real = fmaf(-x.imag, tap.imag, real);
-    float imag = fmaf(x.real, tap.imag, sum.imag);
-    imag = fmaf(x.imag, tap.real, imag);
-    return complex64{real, imag};
-}
-
-template <typename T>
-__device__ inline T zero();
-template <>
-__device__ inline float zero<float>() { return 0.0f; }
-template <>
-__device__ inline complex64 zero<complex64>() { return complex64{0.0f, 0.0f}; }
 
 // The output rotation: the identity when increment and start are both zero (the host passes
 // `rotate` = 0 then, so plain filters pay no trigonometry).
@@ -54,7 +35,7 @@ __device__ inline complex64 rotated(complex64 value, const Rotation& rotation, c
     double sine, cosine;
     sincos(angle, &sine, &cosine);
     const float s = (float)sine, c = (float)cosine;
-    return complex64{fmaf(value.real, c, -(value.imag * s)), fmaf(value.real, s, value.imag * c)};
+    return complex64{__fmaf_rn(value.real, c, -(value.imag * s)), __fmaf_rn(value.real, s, value.imag * c)};
 }
 
 // Outputs per thread of the direct form. A thread computes OUTPUTS_PER_THREAD consecutive
@@ -72,7 +53,7 @@ __device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_ty
                             count_type tap_count, count_type decimation, Out* sum) {
 #pragma unroll
     for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-        sum[r] = zero<Out>();
+        sum[r] = grcuda::zero<Out>();
     }
     const count_type phases = decimation < tap_count ? decimation : tap_count;
     for (count_type p = 0; p < phases; ++p) {
@@ -85,7 +66,7 @@ __device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_ty
             const Tap tap = reversed_taps[k];
 #pragma unroll
             for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-                sum[r] = multiply_add(window[r], tap, sum[r]);
+                sum[r] = grcuda::multiply_add(window[r], tap, sum[r]);
             }
             // Slide: output r's next input is output r + 1's current one.
 #pragma unroll

@@ -58,6 +58,28 @@ __device__ inline complex64 scale(complex64 a, float factor) {
     return complex64{a.real * factor, a.imag * factor};
 }
 
+// Filters' multiply-adds: sum + sample * tap as explicit fused multiply-adds (a complex
+// product as four, real part first), so that the CPU backend, which does the same with
+// mul_add in the same order, rounds alike.
+__device__ inline float multiply_add(float sample, float tap, float sum) { return __fmaf_rn(sample, tap, sum); }
+__device__ inline complex64 multiply_add(complex64 sample, float tap, complex64 sum) {
+    return complex64{__fmaf_rn(sample.real, tap, sum.real), __fmaf_rn(sample.imag, tap, sum.imag)};
+}
+__device__ inline complex64 multiply_add(complex64 sample, complex64 tap, complex64 sum) {
+    float real = __fmaf_rn(sample.real, tap.real, sum.real);
+    real = __fmaf_rn(-sample.imag, tap.imag, real);
+    float imag = __fmaf_rn(sample.real, tap.imag, sum.imag);
+    imag = __fmaf_rn(sample.imag, tap.real, imag);
+    return complex64{real, imag};
+}
+
+template <typename T>
+__device__ inline T zero();
+template <>
+__device__ inline float zero<float>() { return 0.0f; }
+template <>
+__device__ inline complex64 zero<complex64>() { return complex64{0.0f, 0.0f}; }
+
 }  // namespace grcuda
 
 // Visits every index in [0, count) once across the whole grid.

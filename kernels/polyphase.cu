@@ -3,9 +3,9 @@
 // Polyphase filters: the rational resampler (GNU Radio's rational_resampler_xxx) and the
 // filter bank and output scatter of the polyphase channelizer (pfb_channelizer_ccf).
 //
-// Multiply-accumulate steps are explicit fused multiply-adds in a fixed order (taps in
-// increasing index), which the CPU backend repeats with mul_add, so both backends round
-// alike.
+// Multiply-accumulate steps are grcuda::multiply_add's fused multiply-adds in a fixed order
+// (taps in increasing index), which the CPU backend repeats with mul_add, so both backends
+// round alike.
 //
 // Rational resampler, with I = interpolation, D = decimation and N taps per phase (the
 // prototype filter padded to I * N taps): output i has position p = first_phase + i * D,
@@ -22,35 +22,6 @@
 // inverse FFT of each row gives the channels directly.
 
 #include "grcuda_common.cuh"
-
-namespace grcuda {
-
-__device__ inline float multiply_accumulate(float total, float sample, float tap) {
-    return __fmaf_rn(sample, tap, total);
-}
-__device__ inline complex64 multiply_accumulate(complex64 total, complex64 sample, float tap) {
-    return complex64{__fmaf_rn(sample.real, tap, total.real), __fmaf_rn(sample.imag, tap, total.imag)};
-}
-__device__ inline complex64 multiply_accumulate(complex64 total, complex64 sample, complex64 tap) {
-    float real = __fmaf_rn(sample.real, tap.real, total.real);
-    real = __fmaf_rn(-sample.imag, tap.imag, real);
-    float imag = __fmaf_rn(sample.real, tap.imag, total.imag);
-    imag = __fmaf_rn(sample.imag, tap.real, imag);
-    return complex64{real, imag};
-}
-
-template <typename T>
-__device__ inline T zero();
-template <>
-__device__ inline float zero<float>() {
-    return 0.0f;
-}
-template <>
-__device__ inline complex64 zero<complex64>() {
-    return complex64{0.0f, 0.0f};
-}
-
-}  // namespace grcuda
 
 // Read-only loads through the texture path: neighbouring threads read overlapping input
 // windows and the same few taps, which this cache serves without DRAM traffic.
@@ -75,7 +46,7 @@ __device__ void rational_resampler(const Sample* __restrict__ input, const Tap* 
         const Sample* newest = input + position / interpolation + taps_per_phase - 1;
         Sample total = grcuda::zero<Sample>();
         for (count_type k = 0; k < taps_per_phase; ++k) {
-            total = grcuda::multiply_accumulate(total, load(newest - k), load(phase_taps + k * interpolation));
+            total = grcuda::multiply_add(load(newest - k), load(phase_taps + k * interpolation), total);
         }
         output[i] = total;
     }
@@ -119,7 +90,7 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
 #pragma unroll
             for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
                 if (first_step + r < steps) {
-                    totals[r] = grcuda::multiply_accumulate(totals[r], load(column + r * step_advance), tap);
+                    totals[r] = grcuda::multiply_add(load(column + r * step_advance), tap, totals[r]);
                 }
             }
         }

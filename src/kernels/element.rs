@@ -81,3 +81,43 @@ impl WindowElement for Complex32 {
         self * factor
     }
 }
+
+/// `sum + self * tap` for the filters' sample and tap types, as the kernels' `grcuda::multiply_add`
+/// computes it: explicit fused multiply-adds, a complex product as four, real part first. The
+/// filters' CPU versions use it so that both backends round alike.
+pub trait MultiplyAdd<Tap>: Copy {
+    fn multiply_add(self, tap: Tap, sum: Self) -> Self;
+}
+
+impl MultiplyAdd<f32> for f32 {
+    fn multiply_add(self, tap: f32, sum: f32) -> f32 {
+        self.mul_add(tap, sum)
+    }
+}
+
+impl MultiplyAdd<f32> for Complex32 {
+    fn multiply_add(self, tap: f32, sum: Complex32) -> Complex32 {
+        Complex32::new(self.re.mul_add(tap, sum.re), self.im.mul_add(tap, sum.im))
+    }
+}
+
+impl MultiplyAdd<Complex32> for Complex32 {
+    fn multiply_add(self, tap: Complex32, sum: Complex32) -> Complex32 {
+        let real = (-self.im).mul_add(tap.im, self.re.mul_add(tap.re, sum.re));
+        let imag = self.im.mul_add(tap.re, self.re.mul_add(tap.im, sum.im));
+        Complex32::new(real, imag)
+    }
+}
+
+/// [`MultiplyAdd`] seen from the tap's side, for every pair that has it: a trait on tap types
+/// can require it of itself, which its users then need not repeat.
+pub trait MultipliesInto<S>: Copy {
+    /// `sum + sample * self`.
+    fn multiply_add_into(self, sample: S, sum: S) -> S;
+}
+
+impl<S: MultiplyAdd<T>, T: Copy> MultipliesInto<S> for T {
+    fn multiply_add_into(self, sample: S, sum: S) -> S {
+        sample.multiply_add(self, sum)
+    }
+}

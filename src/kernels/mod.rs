@@ -47,7 +47,7 @@ pub use add::add;
 pub use copy::copy;
 pub use disk_cache::CACHE_DIRECTORY_ENV;
 pub(crate) use disk_cache::DiskCache;
-pub use element::{Complex32, Element, WindowElement};
+pub use element::{Complex32, Element, MultipliesInto, MultiplyAdd, WindowElement};
 pub use elementwise::{
     ComplexPart, complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply,
     multiply_conjugate,

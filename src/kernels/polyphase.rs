@@ -9,7 +9,7 @@
 //! multiply-adds in increasing tap order on both backends ([`PolyphaseTap`]).
 
 use crate::error::{Error, Result};
-use crate::kernels::element::Complex32;
+use crate::kernels::element::{Complex32, MultipliesInto};
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
     PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS, RATIONAL_RESAMPLER_KERNELS,
@@ -28,11 +28,9 @@ pub trait PolyphaseSample: sealed::Sealed + Copy {
 
 /// A tap type for samples of type `S`: complex taps for complex samples ("ccc"), real taps
 /// for complex samples ("ccf") or for real samples ("fff"), GNU Radio's suffixes.
-pub trait PolyphaseTap<S: PolyphaseSample>: sealed::Sealed + Copy {
+pub trait PolyphaseTap<S: PolyphaseSample>: sealed::Sealed + MultipliesInto<S> {
     /// The suffix of the kernel for samples `S` and taps `Self`.
     const NAME: &'static str;
-    /// `total + sample * tap` as fused multiply-adds, in the kernels' order.
-    fn multiply_accumulate(total: S, sample: S, tap: Self) -> S;
 }
 
 impl sealed::Sealed for f32 {}
@@ -47,25 +45,14 @@ impl PolyphaseSample for Complex32 {
 
 impl PolyphaseTap<Complex32> for Complex32 {
     const NAME: &'static str = "ccc";
-    fn multiply_accumulate(total: Complex32, sample: Complex32, tap: Complex32) -> Complex32 {
-        let real = (-sample.im).mul_add(tap.im, sample.re.mul_add(tap.re, total.re));
-        let imag = sample.im.mul_add(tap.re, sample.re.mul_add(tap.im, total.im));
-        Complex32::new(real, imag)
-    }
 }
 
 impl PolyphaseTap<Complex32> for f32 {
     const NAME: &'static str = "ccf";
-    fn multiply_accumulate(total: Complex32, sample: Complex32, tap: f32) -> Complex32 {
-        Complex32::new(sample.re.mul_add(tap, total.re), sample.im.mul_add(tap, total.im))
-    }
 }
 
 impl PolyphaseTap<f32> for f32 {
     const NAME: &'static str = "fff";
-    fn multiply_accumulate(total: f32, sample: f32, tap: f32) -> f32 {
-        sample.mul_add(tap, total)
-    }
 }
 
 /// The kernel suffix of every sample and tap pair.

@@ -5,7 +5,7 @@
 //! round alike.
 
 use super::{generate, read};
-use crate::kernels::element::Complex32;
+use crate::kernels::element::{Complex32, MultiplyAdd};
 use crate::kernels::fir_filter::{FirTypes, Rotation};
 
 /// A sample type of the filters and what the kernels do with it.
@@ -47,32 +47,7 @@ impl Sample for Complex32 {
     }
 }
 
-/// `sum + sample * tap`, as the kernel's `multiply_add` for the same types.
-trait MultiplyAdd<Tap>: Sample {
-    fn multiply_add(self, tap: Tap, sum: Self) -> Self;
-}
-
-impl MultiplyAdd<f32> for f32 {
-    fn multiply_add(self, tap: f32, sum: f32) -> f32 {
-        self.mul_add(tap, sum)
-    }
-}
-
-impl MultiplyAdd<f32> for Complex32 {
-    fn multiply_add(self, tap: f32, sum: Complex32) -> Complex32 {
-        Complex32::new(self.re.mul_add(tap, sum.re), self.im.mul_add(tap, sum.im))
-    }
-}
-
-impl MultiplyAdd<Complex32> for Complex32 {
-    fn multiply_add(self, tap: Complex32, sum: Complex32) -> Complex32 {
-        let real = (-self.im).mul_add(tap.im, self.re.mul_add(tap.re, sum.re));
-        let imag = self.im.mul_add(tap.re, self.re.mul_add(tap.im, sum.im));
-        Complex32::new(real, imag)
-    }
-}
-
-unsafe fn direct<S: MultiplyAdd<Tap>, Tap: Copy>(
+unsafe fn direct<S: Sample + MultiplyAdd<Tap>, Tap: Copy>(
     input: u64,
     reversed_taps: u64,
     output: u64,

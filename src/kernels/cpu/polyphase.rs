@@ -4,7 +4,7 @@
 //! same fused multiply-adds in the same order.
 
 use super::read;
-use crate::kernels::element::Complex32;
+use crate::kernels::element::{Complex32, MultiplyAdd};
 use crate::kernels::polyphase::{ChannelizerOutputs, ChannelizerShape, PolyphaseSample, PolyphaseTap};
 
 /// # Safety
@@ -25,7 +25,7 @@ pub(crate) unsafe fn rational_resampler<S: PolyphaseSample, T: PolyphaseTap<S>>(
         let phase = position % interpolation;
         let newest = position / interpolation + taps_per_phase - 1;
         let total = (0..taps_per_phase).fold(S::ZERO, |total, k| unsafe {
-            T::multiply_accumulate(total, read(input, newest - k), read(taps, phase + k * interpolation))
+            read::<T>(taps, phase + k * interpolation).multiply_add_into(read::<S>(input, newest - k), total)
         });
         unsafe { (output as *mut S).add(i).write(total) };
     }
@@ -47,7 +47,7 @@ pub(crate) unsafe fn pfb_channelizer_filter(
             let newest = taps_per_branch * channels + step * step_advance - 1 - branch;
             let total = (0..taps_per_branch).fold(Complex32::ZERO, |total, k| unsafe {
                 let tap: f32 = read(taps, branch + k * channels);
-                <f32 as PolyphaseTap<Complex32>>::multiply_accumulate(total, read(input, newest - k * channels), tap)
+                read::<Complex32>(input, newest - k * channels).multiply_add(tap, total)
             });
             let slot = (branch + channels - rotation) % channels;
             unsafe { (spectra as *mut Complex32).add(step * channels + slot).write(total) };
