@@ -236,6 +236,27 @@ std::string typed_name(const char* base)
     return std::string(base) + "_" + type_suffix<T>();
 }
 
+//! GNU Radio's suffix for a filter of input IN_T and taps TAP_T: ccc, ccf or fff.
+template <class IN_T, class TAP_T>
+constexpr const char* filter_suffix()
+{
+    if constexpr (std::is_same_v<IN_T, float>) {
+        return "fff";
+    } else if constexpr (std::is_same_v<TAP_T, float>) {
+        return "ccf";
+    } else {
+        return "ccc";
+    }
+}
+
+//! The name of filter block \p base for IN_T and TAP_T, as Python calls it:
+//! cuda.fir_filter_ccf.
+template <class IN_T, class TAP_T>
+std::string filter_name(const char* base)
+{
+    return std::string(base) + "_" + filter_suffix<IN_T, TAP_T>();
+}
+
 } // namespace arguments
 } // namespace cuda
 } // namespace gr

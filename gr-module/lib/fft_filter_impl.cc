@@ -14,7 +14,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 typename fft_filter<IN_T, OUT_T, TAP_T>::sptr fft_filter<IN_T, OUT_T, TAP_T>::make(
     int decimation, const std::vector<TAP_T>& taps, int nthreads)
 {
-    const std::string block = filter_name<IN_T, TAP_T>("cuda.fft_filter");
+    const std::string block = arguments::filter_name<IN_T, TAP_T>("cuda.fft_filter");
     arguments::require_at_least_one(block, "decimation", decimation);
     arguments::require_taps(block, "taps", taps);
     arguments::require_at_least_one(block, "nthreads", nthreads);
@@ -40,7 +40,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 void fft_filter_impl<IN_T, OUT_T, TAP_T>::set_nthreads(int n)
 {
     arguments::require_at_least_one(
-        filter_name<IN_T, TAP_T>("cuda.fft_filter"), "nthreads", n);
+        arguments::filter_name<IN_T, TAP_T>("cuda.fft_filter"), "nthreads", n);
     d_nthreads = n;
 }
 

@@ -15,26 +15,6 @@
 namespace gr {
 namespace cuda {
 
-//! GNU Radio's suffix for a filter of input IN_T and taps TAP_T: ccc, ccf or fff.
-template <class IN_T, class TAP_T>
-constexpr const char* filter_suffix()
-{
-    if constexpr (std::is_same_v<IN_T, float>) {
-        return "fff";
-    } else if constexpr (std::is_same_v<TAP_T, float>) {
-        return "ccf";
-    } else {
-        return "ccc";
-    }
-}
-
-//! The name of block \p base for IN_T and TAP_T, as Python calls it: cuda.fir_filter_ccf.
-template <class IN_T, class TAP_T>
-std::string filter_name(const char* base)
-{
-    return std::string(base) + "_" + filter_suffix<IN_T, TAP_T>();
-}
-
 /*!
  * \brief The body of the GPU FIR filter blocks (fir_filter, fft_filter): taps held by the
  * block, handed to libgrcuda's filter at the start of the next work() after set_taps(),
@@ -83,7 +63,7 @@ protected:
                  int decimation,
                  const std::vector<TAP_T>& taps,
                  uint32_t method)
-        : d_name(filter_name<IN_T, TAP_T>(base)),
+        : d_name(arguments::filter_name<IN_T, TAP_T>(base)),
           d_method(method),
           d_taps(taps),
           d_filter(this->stream(), decimation, method, taps, d_name)

@@ -14,7 +14,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 typename fir_filter<IN_T, OUT_T, TAP_T>::sptr
 fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation, const std::vector<TAP_T>& taps)
 {
-    const std::string block = filter_name<IN_T, TAP_T>("cuda.fir_filter");
+    const std::string block = arguments::filter_name<IN_T, TAP_T>("cuda.fir_filter");
     arguments::require_at_least_one(block, "decimation", decimation);
     arguments::require_taps(block, "taps", taps);
     return gnuradio::make_block_sptr<fir_filter_impl<IN_T, OUT_T, TAP_T>>(decimation,

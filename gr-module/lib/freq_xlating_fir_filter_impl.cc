@@ -51,7 +51,8 @@ freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
                                                   double center_freq,
                                                   double sampling_freq)
 {
-    const std::string block = filter_name<IN_T, TAP_T>("cuda.freq_xlating_fir_filter");
+    const std::string block =
+        arguments::filter_name<IN_T, TAP_T>("cuda.freq_xlating_fir_filter");
     arguments::require_at_least_one(block, "decimation", decimation);
     arguments::require_taps(block, "taps", taps);
     arguments::require_finite(block, "center_freq", center_freq);
@@ -71,7 +72,7 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
                          gr::io_signature::make(1, 1, sizeof(IN_T), cuda_buffer::type),
                          gr::io_signature::make(1, 1, sizeof(OUT_T), cuda_buffer::type),
                          decimation),
-      d_name(filter_name<IN_T, TAP_T>("cuda.freq_xlating_fir_filter")),
+      d_name(arguments::filter_name<IN_T, TAP_T>("cuda.freq_xlating_fir_filter")),
       d_proto_taps(taps),
       d_center_freq(center_freq),
       d_sampling_freq(sampling_freq),

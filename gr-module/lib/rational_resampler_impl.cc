@@ -60,18 +60,6 @@ design_taps(unsigned interpolation, unsigned decimation, float fractional_bw)
     return std::vector<TAP_T>(real.begin(), real.end());
 }
 
-template <class SAMPLE_T, class TAP_T>
-std::string block_name()
-{
-    if constexpr (std::is_same_v<SAMPLE_T, float>) {
-        return "cuda.rational_resampler_fff";
-    } else if constexpr (std::is_same_v<TAP_T, float>) {
-        return "cuda.rational_resampler_ccf";
-    } else {
-        return "cuda.rational_resampler_ccc";
-    }
-}
-
 template <class TAP_T>
 void require_taps(const std::string& block, const std::vector<TAP_T>& taps)
 {
@@ -90,7 +78,8 @@ rational_resampler<SAMPLE_T, TAP_T>::make(unsigned interpolation,
                                           const std::vector<TAP_T>& taps,
                                           float fractional_bw)
 {
-    const std::string block = block_name<SAMPLE_T, TAP_T>();
+    const std::string block =
+        arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler");
     // GNU Radio throws std::out_of_range (IndexError in Python) for these two.
     if (interpolation == 0) {
         throw std::out_of_range(block + ": interpolation must be > 0, got 0");
@@ -126,7 +115,8 @@ rational_resampler_impl<SAMPLE_T, TAP_T>::rational_resampler_impl(
                 gr::io_signature::make(1, 1, sizeof(SAMPLE_T), cuda_buffer::type)),
       d_interpolation(interpolation),
       d_decimation(decimation),
-      d_taps(this->stream(), block_name<SAMPLE_T, TAP_T>() + " taps")
+      d_taps(this->stream(),
+             arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler") + " taps")
 {
     this->set_relative_rate(uint64_t{ interpolation }, uint64_t{ decimation });
     this->set_output_multiple(1);
@@ -137,7 +127,8 @@ rational_resampler_impl<SAMPLE_T, TAP_T>::rational_resampler_impl(
 template <class SAMPLE_T, class TAP_T>
 void rational_resampler_impl<SAMPLE_T, TAP_T>::set_taps(const std::vector<TAP_T>& taps)
 {
-    const std::string block = block_name<SAMPLE_T, TAP_T>();
+    const std::string block =
+        arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler");
     if (taps.empty()) {
         arguments::refuse(block, "taps must not be empty");
     }
@@ -248,7 +239,10 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
                                                d_taps_per_phase,
                                                d_phase);
     }
-    check(status, block_name<SAMPLE_T, TAP_T>().c_str());
+    if (status != GRCUDA_STATUS_OK) { // the name only for the message, not every call
+        check(status,
+              arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler").c_str());
+    }
     const uint64_t position = d_phase + outputs * d_decimation;
     const int consumed = static_cast<int>(position / d_interpolation);
     d_phase = position % d_interpolation;
