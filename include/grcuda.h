@@ -1324,6 +1324,20 @@ enum grcuda_status grcuda_pfb_channelizer_scatter_cc(const struct grcuda_stream 
                                                      size_t steps);
 
 /**
+ * The vector output of the polyphase channelizer in channel-map order, after its inverse
+ * FFT: output[s * channels + o] = spectra[s * channels + channel_map[o]] for s < steps and
+ * o < channels. `channel_map` is a device array of `channels` int32 values, each below
+ * channels. The output must not overlap the spectra or the map.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_pfb_channelizer_gather_cc(const struct grcuda_stream *stream,
+                                                    const void *spectra,
+                                                    const int32_t *channel_map,
+                                                    void *output,
+                                                    size_t channels,
+                                                    size_t steps);
+
+/**
  * Synthetic load for benchmarks: copies `bytes` bytes from `input` to `output`, each byte
  * read and written `iterations` times (at least 1; 0 is GRCUDA_STATUS_INVALID_ARGUMENT).
  * Output may equal input.

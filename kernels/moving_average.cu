@@ -43,6 +43,60 @@ __device__ void moving_average(const T* input, T* output, count_type items, coun
     }
 }
 
+// The same sums for vlen 1, through shared memory: above, the threads of a warp read items a
+// segment apart, 32 cache lines per load. Here each block of MOVING_AVERAGE_TILE_THREADS
+// threads stages the input of its consecutive segments with coalesced loads, each thread
+// runs its segment's sum from there (the same additions in the same order, so the same
+// output), and the outputs leave through a second staged tile with coalesced stores. Item
+// i of a tile sits at i + i / 32: the threads, a segment (at most 32 items) apart, then read
+// distinct banks. The host launches it with MOVING_AVERAGE_TILE_THREADS threads per block
+// and shared memory for both tiles, and only where that fits.
+#define MOVING_AVERAGE_TILE_THREADS 64
+
+__device__ inline count_type padded_index(count_type i) { return i + (i >> 5); }
+
+template <typename T>
+__device__ void moving_average_tiled(const T* input, T* output, count_type items, count_type length,
+                                     T scale, count_type segment, count_type phase) {
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    const count_type tile_positions = MOVING_AVERAGE_TILE_THREADS * segment;
+    T* results = reinterpret_cast<T*>(shared_bytes);
+    T* staged = results + padded_index(tile_positions);
+    // Position p counts outputs from `phase` before the call's first; its window is
+    // origin[p] .. origin[p + length - 1].
+    const T* origin = input + (segment - 1) - phase;
+    const count_type positions = phase + items;
+    for (count_type tile_first = (count_type)blockIdx.x * tile_positions; tile_first < positions;
+         tile_first += (count_type)gridDim.x * tile_positions) {
+        const count_type tile_end = min(tile_first + tile_positions, positions) - tile_first;
+        const count_type span = tile_end + length - 1;
+        for (count_type j = threadIdx.x; j < span; j += blockDim.x) {
+            staged[padded_index(j)] = origin[tile_first + j];
+        }
+        __syncthreads();
+        const count_type first = threadIdx.x * segment;
+        if (first < tile_end) {
+            const count_type end = min(first + segment, tile_end);
+            T sum{};
+            for (count_type k = 0; k + 1 < length; ++k) {
+                sum = grcuda::add(sum, staged[padded_index(first + k)]);
+            }
+            for (count_type l = first; l < end; ++l) {
+                sum = grcuda::add(sum, staged[padded_index(l + length - 1)]);
+                results[padded_index(l)] = grcuda::multiply(sum, scale);
+                sum = grcuda::subtract(sum, staged[padded_index(l)]);
+            }
+        }
+        __syncthreads();
+        for (count_type l = threadIdx.x; l < tile_end; l += blockDim.x) {
+            if (tile_first + l >= phase) {
+                output[tile_first + l - phase] = results[padded_index(l)];
+            }
+        }
+        __syncthreads();
+    }
+}
+
 #define MOVING_AVERAGE_KERNEL(name, T)                                                         \
     extern "C" __global__ void grcuda_moving_average_##name(                                   \
         const T* input, T* output, count_type items, count_type vlen, count_type length,       \
@@ -52,3 +106,13 @@ __device__ void moving_average(const T* input, T* output, count_type items, coun
 
 MOVING_AVERAGE_KERNEL(float32, float)
 MOVING_AVERAGE_KERNEL(complex64, complex64)
+
+#define MOVING_AVERAGE_TILED_KERNEL(name, T)                                                   \
+    extern "C" __global__ void grcuda_moving_average_tiled_##name(                             \
+        const T* input, T* output, count_type items, count_type length, T scale,                \
+        count_type segment, count_type phase) {                                                 \
+        moving_average_tiled(input, output, items, length, scale, segment, phase);              \
+    }
+
+MOVING_AVERAGE_TILED_KERNEL(float32, float)
+MOVING_AVERAGE_TILED_KERNEL(complex64, complex64)

@@ -148,3 +148,16 @@ extern "C" __global__ void grcuda_pfb_channelizer_scatter(
         __syncthreads();
     }
 }
+
+// The vector-output channelizer's output, with a channel map other than the identity: item s
+// is the vector of the step's channels in map order, output[s * M + o] = spectra[s * M +
+// channel_map[o]]. Writes are consecutive; the reads stay within one spectrum row.
+extern "C" __global__ void grcuda_pfb_channelizer_gather(const complex64* __restrict__ spectra,
+                                                         const int* __restrict__ channel_map,
+                                                         complex64* __restrict__ output,
+                                                         count_type channels, count_type steps) {
+    GRID_STRIDE_LOOP(i, steps * channels) {
+        const count_type entry = i % channels;
+        output[i] = spectra[i - entry + channel_map[entry]];
+    }
+}

@@ -1130,7 +1130,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(31);
+        let choice = self.rng.below(32);
         match choice {
             0 => {
                 let count = self.count();
@@ -1437,6 +1437,7 @@ impl Fuzzer {
             27 => self.rational_resampler_call(stream, backend),
             28 => self.channelizer_filter_call(stream, backend),
             29 => self.channelizer_scatter_call(stream, backend),
+            30 => self.channelizer_gather_call(stream, backend),
             _ => self.filter_call(stream, backend),
         }
     }
@@ -1590,6 +1591,29 @@ impl Fuzzer {
         );
         self.check("grcuda_pfb_channelizer_scatter_cc", status, scope_of(backend), || {
             format!("{spectra:#x}, {outputs} outputs at {output_base:#x}, {channels} channels, {steps} steps")
+        });
+    }
+
+    /// As for the scatter, the gather's map lives in device memory: only calls that are
+    /// refused or do nothing before reading it.
+    fn channelizer_gather_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        let mut channels = self.factor();
+        let mut steps = self.count();
+        let items = channels.saturating_mul(steps);
+        let spectra = self.array(backend, items, 8);
+        let mut channel_map = self.array(backend, channels, 4);
+        let mut output = self.array(backend, items, 8);
+        match self.rng.below(5) {
+            0 => channels = 0,
+            1 => steps = 0,
+            2 => channel_map = 0,
+            3 => output = spectra,
+            _ => output = 0,
+        }
+        let status =
+            grcuda_pfb_channelizer_gather_cc(stream, spectra as _, channel_map as _, output as _, channels, steps);
+        self.check("grcuda_pfb_channelizer_gather_cc", status, scope_of(backend), || {
+            format!("{spectra:#x}, map {channel_map:#x}, output {output:#x}, {channels} channels, {steps} steps")
         });
     }
 

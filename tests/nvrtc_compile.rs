@@ -84,6 +84,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     for name in ["float32", "complex64"] {
         expected.push(format!("grcuda_window_{name}"));
         expected.push(format!("grcuda_moving_average_{name}"));
+        expected.push(format!("grcuda_moving_average_tiled_{name}"));
         expected.push(format!("grcuda_overlap_save_gather_{name}"));
         expected.push(format!("grcuda_overlap_save_extract_{name}"));
     }
@@ -92,7 +93,12 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_fir_filter_tiled_{types}"));
         expected.push(format!("grcuda_rational_resampler_{types}"));
     }
-    for name in ["grcuda_overlap_save_multiply", "grcuda_pfb_channelizer_filter", "grcuda_pfb_channelizer_scatter"] {
+    for name in [
+        "grcuda_overlap_save_multiply",
+        "grcuda_pfb_channelizer_filter",
+        "grcuda_pfb_channelizer_scatter",
+        "grcuda_pfb_channelizer_gather",
+    ] {
         expected.push(name.to_string());
     }
     for name in [

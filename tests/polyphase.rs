@@ -255,6 +255,9 @@ fn pfb_channelizer_matches_gnu_radio() {
         let input = random::<Complex32>(&mut rng, steps * step_advance);
         let channel_map: Vec<usize> = (0..channels).rev().step_by(2).collect();
         let expected = reference_channelizer(&input, &taps, channels, step_advance, steps, &channel_map);
+        // The vector output's map: an entry per channel, repeats allowed.
+        let vector_map: Vec<usize> = (0..channels).map(|o| (o * 3 + 1) % channels).collect();
+        let expected_vectors = reference_channelizer(&input, &taps, channels, step_advance, steps, &vector_map);
 
         let history = taps_per_branch * channels - step_advance;
         let mut padded = vec![Complex32::new(0.0, 0.0); history];
@@ -267,6 +270,8 @@ fn pfb_channelizer_matches_gnu_radio() {
         let map_buffer = harness.upload(&channel_map.iter().map(|&c| c as i32).collect::<Vec<_>>());
         let offsets: Vec<u64> = (0..channel_map.len()).map(|o| (o * output_stride * 8) as u64).collect();
         let offsets_buffer = harness.upload(&offsets);
+        let vector_map_buffer = harness.upload(&vector_map.iter().map(|&c| c as i32).collect::<Vec<_>>());
+        let vectors = harness.allocate::<Complex32>(steps * channels);
         let mut plan = FftPlan::new(&harness.stream, FftKind::Inverse, channels).unwrap();
         let mut first_step = 0;
         for call_steps in [output_multiple, output_multiple * 7, output_multiple * 53] {
@@ -292,6 +297,16 @@ fn pfb_channelizer_matches_gnu_radio() {
                 plan.execute(call_steps, spectra.address(), spectra.address()).unwrap();
                 kernels::pfb_channelizer_scatter(&harness.stream, spectra.address(), &targets, channels, call_steps)
                     .unwrap();
+                let vector_address = vectors.address() + (first_step * channels * 8) as u64;
+                kernels::pfb_channelizer_gather(
+                    &harness.stream,
+                    spectra.address(),
+                    vector_map_buffer.address(),
+                    vector_address,
+                    channels,
+                    call_steps,
+                )
+                .unwrap();
             }
             first_step += call_steps;
         }
@@ -301,6 +316,13 @@ fn pfb_channelizer_matches_gnu_radio() {
             let output: Vec<Complex64> =
                 actual[o * output_stride..o * output_stride + steps].iter().map(|v| v.wide()).collect();
             let what = format!("{channels} channels, {taps_per_branch} taps, advance {step_advance}, output {o}");
+            assert_close(&what, &output, expected);
+        }
+        let actual_vectors = harness.read::<Complex32>(vectors.address(), steps * channels);
+        for (entry, expected) in expected_vectors.iter().enumerate() {
+            let output: Vec<Complex64> = (0..steps).map(|s| actual_vectors[s * channels + entry].wide()).collect();
+            let what =
+                format!("{channels} channels, {taps_per_branch} taps, advance {step_advance}, vector entry {entry}");
             assert_close(&what, &output, expected);
         }
     }

@@ -53,7 +53,8 @@ def resampler(suffix, interpolation, decimation, item_size):
         "item_size": item_size,
         "inputs_per_output": decimation / interpolation,
         "outputs_per_input": interpolation / decimation,
-        "outputs": 1,
+        "gpu_sinks": 1,
+        "gpu_sink_item_size": item_size,
         "gpu": lambda: getattr(cuda, f"rational_resampler_{suffix}")(interpolation, decimation),
         "cpu": lambda: getattr(gr_filter, f"rational_resampler_{suffix}")(interpolation, decimation),
         "cpu_outputs": 1,
@@ -61,9 +62,10 @@ def resampler(suffix, interpolation, decimation, item_size):
     }
 
 
-def channelizer(channels, taps_per_channel=None, oversample_rate=1):
-    """A channelizer row: GNU Radio's designed taps (taps_per_channel None) or a windowed
-    sinc of exactly taps_per_channel taps per channel."""
+def channelizer(channels, taps_per_channel=None, oversample_rate=1, vector=False):
+    r"""A channelizer row: GNU Radio's designed taps (taps_per_channel None) or a windowed
+    sinc of exactly taps_per_channel taps per channel; with \p vector the GPU block is
+    pfb_channelizer_vector_ccf (one output of vectors), against the same CPU hier block."""
     taps = None
     if taps_per_channel:
         length = channels * taps_per_channel
@@ -87,14 +89,16 @@ def channelizer(channels, taps_per_channel=None, oversample_rate=1):
         block.keep = (split, bank)
         return block
 
+    gpu_name = "pfb_channelizer_vector_ccf" if vector else "pfb_channelizer_ccf"
     return {
-        "name": f"pfb_channelizer_ccf {channels} channels, {per_channel} taps each"
+        "name": f"{gpu_name} {channels} channels, {per_channel} taps each"
         + ("" if all_connected else " (CPU: one output connected)"),
         "item_size": COMPLEX,
         "inputs_per_output": step,
         "outputs_per_input": channels / step,
-        "outputs": channels,
-        "gpu": lambda: cuda.pfb_channelizer_ccf(channels, taps, oversample_rate),
+        "gpu_sinks": 1 if vector else channels,
+        "gpu_sink_item_size": COMPLEX * channels if vector else COMPLEX,
+        "gpu": lambda: getattr(cuda, gpu_name)(channels, taps, oversample_rate),
         "cpu": cpu,
         "cpu_outputs": channels if all_connected else 1,
         "transforms": (channels, step),
@@ -107,9 +111,11 @@ def cases(quick):
         resampler("fff", 3, 2, FLOAT),
         resampler("ccc", 2, 5, COMPLEX),
         channelizer(64),
+        channelizer(64, vector=True),
         channelizer(1024, 16),
+        channelizer(1024, 16, vector=True),
     ]
-    return [rows[0], rows[4]] if quick else rows
+    return [rows[0], rows[6]] if quick else rows
 
 
 def input_rate(args, row, source, block, sinks, per_call):
@@ -125,7 +131,7 @@ def gpu_rate(args, row, per_call):
     source, block = cuda.null_source(row["item_size"], 1, False), row["gpu"]()
     configure([source], per_call, args.buffer_calls)
     block.set_max_noutput_items(max(1, int(per_call / row["inputs_per_output"])))
-    sinks = [cuda.null_sink(row["item_size"]) for _ in range(row["outputs"])]
+    sinks = [cuda.null_sink(row["gpu_sink_item_size"]) for _ in range(row["gpu_sinks"])]
     return input_rate(args, row, source, block, sinks, per_call)
 
 

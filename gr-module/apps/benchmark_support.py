@@ -176,6 +176,9 @@ def main(description, title, tables, draw, add_arguments=None, prepare=None):
         return
     if prepare:
         prepare(args)
+    # GNU Radio logs set_min_output_buffer at info level on the console it shares with the
+    # tables: keep warnings and errors only, so that the Markdown stays a table.
+    gr.logging().set_default_level(gr.log_levels.warn)
     from gnuradio import cuda
 
     print(f"## {title} ({'simulated backend' if cuda.simulated() else 'GPU'})\n")

@@ -13,7 +13,7 @@
 use crate::error::{Error, Result};
 use crate::kernels::element::WindowElement;
 use crate::kernels::launch::{self, argument};
-use crate::kernels::program::MOVING_AVERAGE_KERNELS;
+use crate::kernels::program::{MOVING_AVERAGE_KERNELS, MOVING_AVERAGE_TILED_KERNELS};
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -70,23 +70,63 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
     let segment = segment_size(max_iter);
     let phase = (position % segment as u64) as usize;
     let on_cpu = || unsafe { cpu::moving_average(input, output, items, vlen, length, scale, segment, phase) };
-    launch::run(stream, MOVING_AVERAGE_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+    // Both kernels make the same additions in the same order: which one runs does not change
+    // the output.
+    let tile_bytes = if vlen == 1 { tile_shared_bytes(size_of::<T>(), length, segment) } else { None };
+    let kernels = if tile_bytes.is_some() { &MOVING_AVERAGE_TILED_KERNELS } else { &MOVING_AVERAGE_KERNELS };
+    launch::run(stream, kernels.variant(T::NAME), on_cpu, |kernel| {
         let (items_argument, vlen_argument, length_argument) = (items as u64, vlen as u64, length as u64);
         let (segment_argument, phase_argument) = (segment as u64, phase as u64);
-        unsafe {
-            kernel.launch(
-                (phase + items).div_ceil(segment) * vlen,
-                &mut [
-                    argument(&input),
-                    argument(&output),
-                    argument(&items_argument),
-                    argument(&vlen_argument),
-                    argument(&length_argument),
-                    argument(&scale),
-                    argument(&segment_argument),
-                    argument(&phase_argument),
-                ],
-            )
+        match tile_bytes {
+            Some(bytes) => unsafe {
+                let tile_positions = TILE_THREADS as usize * segment;
+                kernel.launch_tiles(
+                    (phase + items).div_ceil(tile_positions),
+                    TILE_THREADS,
+                    bytes,
+                    &mut [
+                        argument(&input),
+                        argument(&output),
+                        argument(&items_argument),
+                        argument(&length_argument),
+                        argument(&scale),
+                        argument(&segment_argument),
+                        argument(&phase_argument),
+                    ],
+                )
+            },
+            None => unsafe {
+                kernel.launch(
+                    (phase + items).div_ceil(segment) * vlen,
+                    &mut [
+                        argument(&input),
+                        argument(&output),
+                        argument(&items_argument),
+                        argument(&vlen_argument),
+                        argument(&length_argument),
+                        argument(&scale),
+                        argument(&segment_argument),
+                        argument(&phase_argument),
+                    ],
+                )
+            },
         }
     })
+}
+
+/// `MOVING_AVERAGE_TILE_THREADS` in `kernels/moving_average.cu`.
+const TILE_THREADS: u32 = 64;
+
+/// The shared memory that fits every GPU without asking for more (48 KiB).
+const SHARED_BYTES_PER_BLOCK: usize = 48 << 10;
+
+/// The dynamic shared memory of the tiled kernel (the outputs of a block's segments and
+/// their input, each padded one item in 32), or None where it does not fit, and the kernel
+/// that reads device memory runs.
+fn tile_shared_bytes(item_bytes: usize, length: usize, segment: usize) -> Option<u32> {
+    let padded = |items: usize| items + items / 32;
+    let positions = TILE_THREADS as usize * segment;
+    let items = padded(positions) + padded(positions.checked_add(length)? - 1) + 1;
+    let bytes = items.checked_mul(item_bytes)?;
+    (bytes <= SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }

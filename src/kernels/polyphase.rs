@@ -12,7 +12,8 @@ use crate::error::{Error, Result};
 use crate::kernels::element::{Complex32, MultipliesInto};
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS, RATIONAL_RESAMPLER_KERNELS,
+    PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_GATHER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS,
+    RATIONAL_RESAMPLER_KERNELS,
 };
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
@@ -270,5 +271,52 @@ pub unsafe fn pfb_channelizer_scatter(
         arguments.extend(values.iter().map(argument));
         let tiles = steps.div_ceil(SCATTER_TILE) * outputs.outputs.div_ceil(SCATTER_TILE);
         unsafe { kernel.launch(tiles * launch::BLOCK_SIZE as usize, &mut arguments) }
+    })
+}
+
+/// The vector output of the channelizer in channel-map order: `output[s * channels + o] =
+/// spectra[s * channels + channel_map[o]]` for s < `steps`, o < `channels`. `channel_map` is a
+/// device array of `channels` i32 values below `channels` (the caller checks them when it sets
+/// the map).
+///
+/// # Safety
+/// `spectra` and `output` must address steps * channels complex items and `channel_map`
+/// `channels` values, of device memory of the stream's device (host memory on the simulated
+/// backend) until the kernel completes, and nothing else may write them meanwhile.
+pub unsafe fn pfb_channelizer_gather(
+    stream: &Stream,
+    spectra: u64,
+    channel_map: u64,
+    output: u64,
+    channels: usize,
+    steps: usize,
+) -> Result<()> {
+    if channels == 0 {
+        return Err(Error::invalid_argument("polyphase channelizer gather: channels must be at least 1"));
+    }
+    if steps == 0 {
+        return Ok(());
+    }
+    let items = validate::product("spectra", &[channels, steps])?;
+    let spectra_range = validate::array::<Complex32>("spectra", spectra, items)?;
+    let map_range = validate::array::<i32>("channel map", channel_map, channels)?;
+    let output_range = validate::array::<Complex32>("output", output, items)?;
+    validate::disjoint(("spectra", &spectra_range), ("output", &output_range))?;
+    validate::disjoint(("channel map", &map_range), ("output", &output_range))?;
+    let on_cpu = || unsafe { cpu::polyphase::pfb_channelizer_gather(spectra, channel_map, output, channels, steps) };
+    launch::run(stream, PFB_CHANNELIZER_GATHER_KERNELS.variant(""), on_cpu, |kernel| {
+        let (channels_argument, steps_argument) = (channels as u64, steps as u64);
+        unsafe {
+            kernel.launch(
+                items,
+                &mut [
+                    argument(&spectra),
+                    argument(&channel_map),
+                    argument(&output),
+                    argument(&channels_argument),
+                    argument(&steps_argument),
+                ],
+            )
+        }
     })
 }

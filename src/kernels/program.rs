@@ -137,6 +137,8 @@ pub(crate) static KEEP_ONE_IN_N_KERNELS: Kernels<5> =
     Kernels::new(&ELEMENTWISE, "grcuda_keep_one_in_n_unit", move_unit::VARIANTS);
 pub(crate) static MOVING_AVERAGE_KERNELS: Kernels<2> =
     Kernels::new(&MOVING_AVERAGE, "grcuda_moving_average_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static MOVING_AVERAGE_TILED_KERNELS: Kernels<2> =
+    Kernels::new(&MOVING_AVERAGE, "grcuda_moving_average_tiled_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static QUADRATURE_DEMOD_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_quadrature_demod", [""]);
 pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rotator", [""]);
 pub(crate) static RATIONAL_RESAMPLER_KERNELS: Kernels<3> =
@@ -145,6 +147,8 @@ pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter", [""]);
 pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_scatter", [""]);
+pub(crate) static PFB_CHANNELIZER_GATHER_KERNELS: Kernels<1> =
+    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_gather", [""]);
 
 /// One `extern "C" __global__` function: its program, its name (`base` followed by `variant`)
 /// and its handles on the devices where it is loaded.
@@ -198,6 +202,7 @@ mod tests {
             .chain(kernels(&FLOAT_TO_COMPLEX_KERNELS))
             .chain(kernels(&KEEP_ONE_IN_N_KERNELS))
             .chain(kernels(&MOVING_AVERAGE_KERNELS))
+            .chain(kernels(&MOVING_AVERAGE_TILED_KERNELS))
             .chain(kernels(&QUADRATURE_DEMOD_KERNELS))
             .chain(kernels(&ROTATOR_KERNELS))
             .chain(kernels(&FIR_FILTER_KERNELS))
@@ -208,7 +213,8 @@ mod tests {
             .chain(kernels(&LOAD_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))
-            .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS));
+            .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS))
+            .chain(kernels(&PFB_CHANNELIZER_GATHER_KERNELS));
         let mut ptx = std::collections::HashMap::new();
         for kernel in all {
             let text = ptx

@@ -139,54 +139,47 @@ def cpp_bad_arguments():
                 lambda make=make: make(2**20, 2048),
             ),
         ]
-    cases += [
+    for name, pad in (("pfb_channelizer_ccf", []), ("pfb_channelizer_vector_ccf", [1, 2])):
+        make, block = getattr(cuda, name), "cuda." + name
+        cases += [
+            refused(block, "numchans", "between 1 and 2^16, got 0", lambda m=make: m(0, [1.0])),
+            refused(block, "numchans", "got 65537", lambda m=make: m(MAX_PORTS + 1, [1.0])),
+            refused(
+                block,
+                "oversample_rate",
+                "numchans / i for an integer i in [1, 8] (numchans / oversample_rate = 2.6666",
+                lambda m=make: m(8, [1.0] * 16, 3.0),
+            ),
+            refused(block, "oversample_rate", "finite and > 0, got 0", lambda m=make: m(8, [1.0] * 16, 0.0)),
+            refused(
+                block,
+                "oversample_rate",
+                "numchans / i for an integer i in [1, 8]",
+                lambda m=make: m(8, [1.0] * 16, 16.0),
+            ),
+            refused(block, "taps", "must not be empty", lambda m=make: m(4, [1.0]).set_taps([])),
+            refused(block, "taps", "finite, got nan", lambda m=make: m(4, [1.0, NAN])),
+            refused(
+                block,
+                "channel map",
+                "between 0 and 3, got 4 at entry 1",
+                lambda m=make, p=pad: m(4, [1.0]).set_channel_map([0, 4] + p),
+            ),
+            refused(
+                block,
+                "channel map",
+                "between 0 and 3, got -1 at entry 0",
+                lambda m=make, p=pad: m(4, [1.0]).set_channel_map([-1, 0] + p),
+            ),
+        ]
+    cases.append(
         refused(
-            "cuda.pfb_channelizer_ccf",
-            "numchans",
-            "between 1 and 2^16, got 0",
-            lambda: cuda.pfb_channelizer_ccf(0, [1.0]),
-        ),
-        refused(
-            "cuda.pfb_channelizer_ccf", "numchans", "got 65537", lambda: cuda.pfb_channelizer_ccf(MAX_PORTS + 1, [1.0])
-        ),
-        refused(
-            "cuda.pfb_channelizer_ccf",
-            "oversample_rate",
-            "numchans / i for an integer i in [1, 8] (numchans / oversample_rate = 2.6666",
-            lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 16, 3.0),
-        ),
-        refused(
-            "cuda.pfb_channelizer_ccf",
-            "oversample_rate",
-            "finite and > 0, got 0",
-            lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 16, 0.0),
-        ),
-        refused(
-            "cuda.pfb_channelizer_ccf",
-            "oversample_rate",
-            "numchans / i for an integer i in [1, 8]",
-            lambda: cuda.pfb_channelizer_ccf(8, [1.0] * 16, 16.0),
-        ),
-        refused(
-            "cuda.pfb_channelizer_ccf",
-            "taps",
-            "must not be empty",
-            lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_taps([]),
-        ),
-        refused("cuda.pfb_channelizer_ccf", "taps", "finite, got nan", lambda: cuda.pfb_channelizer_ccf(4, [1.0, NAN])),
-        refused(
-            "cuda.pfb_channelizer_ccf",
+            "cuda.pfb_channelizer_vector_ccf",
             "channel map",
-            "between 0 and 3, got 4 at entry 1",
-            lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_channel_map([0, 4]),
-        ),
-        refused(
-            "cuda.pfb_channelizer_ccf",
-            "channel map",
-            "between 0 and 3, got -1 at entry 0",
-            lambda: cuda.pfb_channelizer_ccf(4, [1.0]).set_channel_map([-1]),
-        ),
-    ]
+            "one entry per vector entry, 4, got 3",
+            lambda: cuda.pfb_channelizer_vector_ccf(4, [1.0]).set_channel_map([0, 1, 2]),
+        )
+    )
     for suffix in ("ccc", "ccf", "fff"):
         make = getattr(cuda, "rational_resampler_" + suffix)
         block = "cuda.rational_resampler_" + suffix

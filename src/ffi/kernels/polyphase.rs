@@ -192,3 +192,29 @@ pub extern "C" fn grcuda_pfb_channelizer_scatter_cc(
         kernels::pfb_channelizer_scatter(stream_argument(stream)?, spectra as u64, &targets, channels, steps)
     })
 }
+
+/// The vector output of the polyphase channelizer in channel-map order, after its inverse
+/// FFT: output[s * channels + o] = spectra[s * channels + channel_map[o]] for s < steps and
+/// o < channels. `channel_map` is a device array of `channels` int32 values, each below
+/// channels. The output must not overlap the spectra or the map.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_pfb_channelizer_gather_cc(
+    stream: *const grcuda_stream,
+    spectra: *const c_void,
+    channel_map: *const i32,
+    output: *mut c_void,
+    channels: usize,
+    steps: usize,
+) -> grcuda_status {
+    guard(|| unsafe {
+        kernels::pfb_channelizer_gather(
+            stream_argument(stream)?,
+            spectra as u64,
+            channel_map as u64,
+            output as u64,
+            channels,
+            steps,
+        )
+    })
+}

@@ -72,3 +72,21 @@ pub(crate) unsafe fn pfb_channelizer_scatter(
         }
     }
 }
+
+/// # Safety
+/// The arrays hold what `polyphase::pfb_channelizer_gather` requires.
+pub(crate) unsafe fn pfb_channelizer_gather(
+    spectra: u64,
+    channel_map: u64,
+    output: u64,
+    channels: usize,
+    steps: usize,
+) {
+    for entry in 0..channels {
+        let channel: i32 = unsafe { read(channel_map, entry) };
+        for step in 0..steps {
+            let value: Complex32 = unsafe { read(spectra, step * channels + channel as usize) };
+            unsafe { (output as *mut Complex32).add(step * channels + entry).write(value) };
+        }
+    }
+}

@@ -42,6 +42,7 @@ void bind_nop(py::module& m);
 void bind_null_sink(py::module& m);
 void bind_null_source(py::module& m);
 void bind_pfb_channelizer_ccf(py::module& m);
+void bind_pfb_channelizer_vector_ccf(py::module& m);
 void bind_probe_rate(py::module& m);
 void bind_rational_resampler(py::module& m);
 void bind_quadrature_demod_cf(py::module& m);
@@ -99,6 +100,7 @@ PYBIND11_MODULE(cuda_python, m)
     bind_null_sink(m);
     bind_null_source(m);
     bind_pfb_channelizer_ccf(m);
+    bind_pfb_channelizer_vector_ccf(m);
     bind_probe_rate(m);
     bind_rational_resampler(m);
     bind_quadrature_demod_cf(m);
