@@ -55,6 +55,29 @@ __device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_ty
     for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
         sum[r] = grcuda::zero<Out>();
     }
+    if (decimation == 1) {
+        // Taps in blocks of OUTPUTS_PER_THREAD, whose inputs the thread loads into registers
+        // indexed at compile time: the same sums in the same order as the sliding window
+        // below, without its register moves.
+        for (count_type block = 0; block < tap_count; block += OUTPUTS_PER_THREAD) {
+            In window[2 * OUTPUTS_PER_THREAD - 1];
+#pragma unroll
+            for (int j = 0; j < 2 * OUTPUTS_PER_THREAD - 1; ++j) {
+                window[j] = load(first + block + j);
+            }
+#pragma unroll
+            for (int t = 0; t < OUTPUTS_PER_THREAD; ++t) {
+                if (block + t < tap_count) {
+                    const Tap tap = reversed_taps[block + t];
+#pragma unroll
+                    for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
+                        sum[r] = grcuda::multiply_add(window[r + t], tap, sum[r]);
+                    }
+                }
+            }
+        }
+        return;
+    }
     const count_type phases = decimation < tap_count ? decimation : tap_count;
     for (count_type p = 0; p < phases; ++p) {
         In window[OUTPUTS_PER_THREAD];
