@@ -1740,7 +1740,7 @@ impl Fuzzer {
                 // Valid counts stay within the fuzzer's arrays: at most MAX_ITEMS values.
                 let items = self.count();
                 let items = if items <= MAX_ITEMS { items.min(MAX_ITEMS / vector_length) } else { items };
-                let values = items.checked_mul(vector_length).unwrap_or(usize::MAX);
+                let values = items.saturating_mul(vector_length);
                 let input_count = if self.rng.percent(10) { self.rng.range(0, 4) } else { inputs };
                 let list =
                     self.address_list(stream_backend, input_count, values.saturating_mul(input_bytes), input_bytes);
