@@ -58,16 +58,16 @@ fn check_parameter_name(name: &str) -> Result<()> {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !identifier {
         return Err(Error::invalid_argument(format!(
-            "parameter name {name:?} is not a name: use letters, digits and '_', starting with a letter or '_'"
+            "parameters: {name:?} is not a name: use letters, digits and '_', starting with a letter or '_'"
         )));
     }
     if name.strip_prefix("in").is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())) {
         return Err(Error::invalid_argument(format!(
-            "parameter name {name:?} is an input's name (in0, in1, …): pick another"
+            "parameters: {name:?} is an input's name (in0, in1, …): pick another"
         )));
     }
     if function_names().contains(&name) {
-        return Err(Error::invalid_argument(format!("parameter name {name:?} is a function's name: pick another")));
+        return Err(Error::invalid_argument(format!("parameters: {name:?} is a function's name: pick another")));
     }
     Ok(())
 }
@@ -88,15 +88,15 @@ impl Expression {
     ) -> Result<Expression> {
         if !(1..=MAX_INPUTS).contains(&input_count) {
             return Err(Error::invalid_argument(format!(
-                "an expression has 1 to {MAX_INPUTS} inputs, not {input_count}"
+                "ninputs must be between 1 and {MAX_INPUTS}, got {input_count}"
             )));
         }
         if vector_length == 0 {
-            return Err(Error::invalid_argument("the vector length (vlen) is 0: it must be at least 1"));
+            return Err(Error::invalid_argument("vlen must be at least 1, got 0"));
         }
         if parameters.len() > MAX_PARAMETERS {
             return Err(Error::invalid_argument(format!(
-                "an expression has at most {MAX_PARAMETERS} parameters, not {}",
+                "parameters: an expression has at most {MAX_PARAMETERS}, got {}",
                 parameters.len()
             )));
         }
@@ -104,7 +104,7 @@ impl Expression {
         for (name, _) in parameters {
             check_parameter_name(name)?;
             if parameter_names.iter().any(|known| known == name) {
-                return Err(Error::invalid_argument(format!("parameter {name:?} is named twice")));
+                return Err(Error::invalid_argument(format!("parameters: {name:?} is named twice")));
             }
             parameter_names.push(name.to_string());
         }
@@ -194,7 +194,7 @@ impl Expression {
             } else {
                 self.parameter_names.join(", ")
             };
-            Error::invalid_argument(format!("the expression has no parameter {name:?} ({known})"))
+            Error::invalid_argument(format!("name {name:?} is not a parameter of the expression ({known})"))
         })
     }
 

@@ -44,9 +44,10 @@ pub(crate) struct Node {
 }
 
 /// An InvalidArgument error about `text` at `column`, showing the expression with a caret.
+/// Its message starts with "expression: ", naming the argument at fault as blocks do.
 pub(crate) fn error_at(text: &str, column: usize, message: &str) -> Error {
     let caret = " ".repeat(column.saturating_sub(1));
-    Error::invalid_argument(format!("{message} (column {column}):\n    {text}\n    {caret}^"))
+    Error::invalid_argument(format!("expression: {message} (column {column}):\n    {text}\n    {caret}^"))
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,13 +142,13 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>> {
 pub(crate) fn parse(text: &str) -> Result<Node> {
     if text.len() > MAX_LENGTH {
         return Err(Error::invalid_argument(format!(
-            "the expression is {} bytes long; the most is {MAX_LENGTH}",
+            "expression: it is {} bytes long; the most is {MAX_LENGTH}",
             text.len()
         )));
     }
     if text.trim().is_empty() {
         return Err(Error::invalid_argument(
-            "the expression is empty: write a formula over in0, in1, … such as \"in0 * 2\"",
+            "expression: it is empty: write a formula over in0, in1, … such as \"in0 * 2\"",
         ));
     }
     let mut parser = Parser { text, tokens: tokenize(text)?, position: 0, depth: 0 };
