@@ -89,12 +89,13 @@ expression_impl<IN_T, OUT_T>::expression_impl(std::string block,
                                               size_t vlen,
                                               std::vector<std::string> parameter_names,
                                               expression_handle handle)
-    : gr::sync_block("expression",
-                     gr::io_signature::make(static_cast<int>(ninputs),
-                                            static_cast<int>(ninputs),
-                                            sizeof(IN_T) * vlen,
-                                            cuda_buffer::type),
-                     gr::io_signature::make(1, 1, sizeof(OUT_T) * vlen, cuda_buffer::type)),
+    : gr::sync_block(
+          "expression",
+          gr::io_signature::make(static_cast<int>(ninputs),
+                                 static_cast<int>(ninputs),
+                                 sizeof(IN_T) * vlen,
+                                 cuda_buffer::type),
+          gr::io_signature::make(1, 1, sizeof(OUT_T) * vlen, cuda_buffer::type)),
       d_block(std::move(block)),
       d_text(text),
       d_parameter_names(std::move(parameter_names)),
@@ -131,7 +132,8 @@ void expression_impl<IN_T, OUT_T>::set_parameter(const std::string& name, float 
 }
 
 template <class IN_T, class OUT_T>
-void expression_impl<IN_T, OUT_T>::set_parameters(const std::map<std::string, float>& values)
+void expression_impl<IN_T, OUT_T>::set_parameters(
+    const std::map<std::string, float>& values)
 {
     for (const auto& value : values) {
         set_parameter(value.first, value.second);
