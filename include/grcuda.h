@@ -53,6 +53,16 @@
 
 
 /**
+ * The most inputs an expression reads.
+ */
+#define MAX_INPUTS 32
+
+/**
+ * The most named parameters an expression has.
+ */
+#define MAX_PARAMETERS 32
+
+/**
  * Transfer type: a CPU block writes host memory; GPU blocks read device memory.
  */
 #define GRCUDA_TRANSFER_HOST_TO_DEVICE 1
@@ -112,6 +122,16 @@
  * poll sleeps at once for its next 7 waits, then polls again.
  */
 #define GRCUDA_HOST_WAIT_ADAPTIVE 2
+
+/**
+ * Expression value type: float (GNU Radio's float, 4 bytes).
+ */
+#define GRCUDA_EXPRESSION_FLOAT 0
+
+/**
+ * Expression value type: complex float (gr_complex, 8 bytes: real, imaginary).
+ */
+#define GRCUDA_EXPRESSION_COMPLEX 1
 
 /**
  * FFT kind: complex to complex, e^(-2πi·jk/size).
@@ -277,6 +297,11 @@ typedef struct grcuda_device grcuda_device;
  * A synchronisation event (no timing).
  */
 typedef struct grcuda_event grcuda_event;
+
+/**
+ * A compiled expression. Launches and parameter changes may come from any thread.
+ */
+typedef struct grcuda_expression grcuda_expression;
 
 /**
  * An FFT plan: transforms of one kind and size on one stream, in any batch. Used by one
@@ -680,6 +705,68 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_event_synchronize(const struct grcuda_
  * GRCUDA_STATUS_OK if the event's latest record is complete, GRCUDA_STATUS_NOT_READY if not.
  */
 GRCUDA_MUST_USE enum grcuda_status grcuda_event_query(const struct grcuda_event *event);
+
+/**
+ * Builds the expression `expression` (NUL-terminated), e.g. "(in0 * in1 + k) * conj(in0)",
+ * over `input_count` inputs (1 to 32, named in0, in1, …) of `input_type`, writing
+ * `output_type` (GRCUDA_EXPRESSION_FLOAT or _COMPLEX), for items of `vector_length` (at
+ * least 1) values each. `parameter_names` and `parameter_values` hold `parameter_count` (at
+ * most 32) named float parameters and their first values (both may be NULL when the count
+ * is 0). On a CUDA device the kernel is compiled here (or read from the kernel cache).
+ * A bad expression is GRCUDA_STATUS_INVALID_ARGUMENT with a message that shows the
+ * expression and a caret at the column concerned; code NVRTC refuses is
+ * GRCUDA_STATUS_KERNEL_COMPILE with NVRTC's log. Free it with grcuda_expression_free().
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_expression_new(const struct grcuda_device *device,
+                                         const char *expression,
+                                         uint32_t input_type,
+                                         uint32_t output_type,
+                                         size_t input_count,
+                                         size_t vector_length,
+                                         const char *const *parameter_names,
+                                         const float *parameter_values,
+                                         size_t parameter_count,
+                                         struct grcuda_expression **expression_out);
+
+/**
+ * Sets the parameter `name` (NUL-terminated) to `value` for the launches that follow; any
+ * thread may call it while another launches. An unknown name is
+ * GRCUDA_STATUS_INVALID_ARGUMENT, with the names the expression has.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_expression_set_parameter(const struct grcuda_expression *expression,
+                                                   const char *name,
+                                                   float value);
+
+/**
+ * Sets `value_out` to the value of the parameter `name` (0 on failure).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_expression_parameter(const struct grcuda_expression *expression,
+                                               const char *name,
+                                               float *value_out);
+
+/**
+ * Enqueues the expression on `stream` (a stream of the expression's device) over `items`
+ * items of the vector length each, without waiting: `inputs` holds `input_count` device
+ * addresses (exactly the expression's input count), `output` the output's. The output may
+ * equal an input of its type; otherwise no arrays may overlap. NULL arrays, a wrong input
+ * count, misaligned or overlapping arrays are GRCUDA_STATUS_INVALID_ARGUMENT; 0 items does
+ * nothing. Every array must stay valid until the work completes.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_expression_launch(const struct grcuda_expression *expression,
+                                            const struct grcuda_stream *stream,
+                                            const void *const *inputs,
+                                            size_t input_count,
+                                            void *output,
+                                            size_t items);
+
+/**
+ * Frees an expression. NULL is ignored. Work already enqueued is not affected.
+ */
+void grcuda_expression_free(struct grcuda_expression *expression);
 
 /**
  * Creates a plan for transforms of `kind` with `size` points per vector on `stream`; a block

@@ -16,6 +16,7 @@ pub mod device;
 pub mod driver_calls;
 pub mod error;
 pub mod event;
+pub mod expression;
 mod fallible;
 pub mod ffi;
 pub mod fft;

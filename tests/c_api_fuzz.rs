@@ -184,6 +184,16 @@ struct FilterHandle {
     decimation: usize,
 }
 
+struct ExpressionHandle {
+    handle: *mut grcuda_expression,
+    backend: Backend,
+    /// Bytes of one input and of one output value.
+    input_bytes: usize,
+    output_bytes: usize,
+    inputs: usize,
+    vector_length: usize,
+}
+
 struct BlockHandle {
     handle: *mut grcuda_block,
     backend: Backend,
@@ -221,6 +231,7 @@ struct Fuzzer {
     blocks: Vec<BlockHandle>,
     plans: Vec<PlanHandle>,
     filters: Vec<FilterHandle>,
+    expressions: Vec<ExpressionHandle>,
     calls_by_function: BTreeMap<&'static str, u64>,
     statuses: BTreeMap<&'static str, u64>,
     /// Successful calls by function, for the summary.
@@ -256,6 +267,7 @@ impl Fuzzer {
             blocks: Vec::new(),
             plans: Vec::new(),
             filters: Vec::new(),
+            expressions: Vec::new(),
             calls_by_function: BTreeMap::new(),
             statuses: BTreeMap::new(),
             successes: BTreeMap::new(),
@@ -1130,7 +1142,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(32);
+        let choice = self.rng.below(33);
         match choice {
             0 => {
                 let count = self.count();
@@ -1438,6 +1450,7 @@ impl Fuzzer {
             28 => self.channelizer_filter_call(stream, backend),
             29 => self.channelizer_scatter_call(stream, backend),
             30 => self.channelizer_gather_call(stream, backend),
+            31 => self.expression_call(stream, backend),
             _ => self.filter_call(stream, backend),
         }
     }
@@ -1635,6 +1648,148 @@ impl Fuzzer {
         }
         let pointer = values.as_ptr();
         (values, pointer, count)
+    }
+
+    /// Makes, frees, sets or reads a parameter of, or launches an expression; a new one is
+    /// made on a random device, a launch goes to `stream`.
+    fn expression_call(&mut self, stream: *const grcuda_stream, stream_backend: Option<Backend>) {
+        const TEXTS: &[&CStr] = &[
+            c"in0 * k",
+            c"(in0 * in1 + k) * conj(in0)",
+            c"abs(in0) + sin(k)",
+            c"complex(in0, k) / in1",
+            c"in0 +",
+            c"in2",
+            c"sin(in0)",
+        ];
+        match self.rng.below(10) {
+            0 | 1 => {
+                let (device, backend) = self.device();
+                let text = if self.rng.percent(5) { null() } else { self.rng.pick(TEXTS).as_ptr() };
+                let input_type = self.rng.enum_value(&[GRCUDA_EXPRESSION_FLOAT, GRCUDA_EXPRESSION_COMPLEX]);
+                let output_type = self.rng.enum_value(&[GRCUDA_EXPRESSION_FLOAT, GRCUDA_EXPRESSION_COMPLEX]);
+                let inputs = match self.rng.below(10) {
+                    0 => 0,
+                    1 => self.rng.pick(&[33, usize::MAX]),
+                    _ => self.rng.range(1, 3),
+                };
+                let vector_length = match self.rng.below(10) {
+                    0 => 0,
+                    1 => self.rng.huge(),
+                    _ => self.rng.range(1, 4),
+                };
+                let names = [c"k".as_ptr(), c"gain".as_ptr(), c"k".as_ptr(), c"in0".as_ptr(), null()];
+                let values = [0.5f32, -2.0, 1.0, 3.0, 4.0];
+                let (names_pointer, count) = match self.rng.below(8) {
+                    0 => (null(), self.rng.index(3)),
+                    1 => (names.as_ptr(), self.rng.range(0, names.len())),
+                    _ => (names.as_ptr(), 1),
+                };
+                let values_pointer = if self.rng.percent(5) { null() } else { values.as_ptr() };
+                let null_out = self.rng.percent(5);
+                let mut handle = garbage::<grcuda_expression>();
+                let out = if null_out { null_mut() } else { &mut handle as *mut _ };
+                let status = grcuda_expression_new(
+                    device,
+                    text,
+                    input_type,
+                    output_type,
+                    inputs,
+                    vector_length,
+                    names_pointer,
+                    values_pointer,
+                    count,
+                    out,
+                );
+                let ok = self.check("grcuda_expression_new", status, scope_of(backend), || {
+                    format!("{device:?}, types {input_type}/{output_type}, {inputs} inputs, vlen {vector_length}, {count} parameters, null_out {null_out}")
+                });
+                self.check_cleared("grcuda_expression_new", ok, null_out || handle.is_null());
+                if ok {
+                    if self.expressions.len() >= POOL {
+                        let index = self.rng.below(POOL);
+                        let expression = self.expressions.swap_remove(index);
+                        grcuda_expression_free(expression.handle);
+                        self.count_call("grcuda_expression_free");
+                    }
+                    let bytes = |value_type| if value_type == GRCUDA_EXPRESSION_FLOAT { 4 } else { 8 };
+                    self.expressions.push(ExpressionHandle {
+                        handle,
+                        backend: backend.unwrap(),
+                        input_bytes: bytes(input_type),
+                        output_bytes: bytes(output_type),
+                        inputs,
+                        vector_length,
+                    });
+                }
+            }
+            2 => {
+                if self.expressions.is_empty() || self.rng.percent(20) {
+                    grcuda_expression_free(null_mut());
+                } else {
+                    let index = self.rng.below(self.expressions.len());
+                    grcuda_expression_free(self.expressions.swap_remove(index).handle);
+                }
+                self.count_call("grcuda_expression_free");
+            }
+            3 | 4 => {
+                let (handle, backend) = match self.some_expression() {
+                    Some(expression) => (expression.handle, Some(expression.backend)),
+                    None => (null_mut(), None),
+                };
+                let name = self.rng.pick(&[c"k".as_ptr(), c"gain".as_ptr(), c"nothing".as_ptr(), null()]);
+                if self.rng.percent(50) {
+                    let status = grcuda_expression_set_parameter(handle, name, 1.5);
+                    self.check("grcuda_expression_set_parameter", status, scope_of(backend), || format!("{handle:?}"));
+                } else {
+                    let null_out = self.rng.percent(5);
+                    let mut value = f32::NAN;
+                    let out = if null_out { null_mut() } else { &mut value as *mut f32 };
+                    let status = grcuda_expression_parameter(handle, name, out);
+                    let ok =
+                        self.check("grcuda_expression_parameter", status, scope_of(backend), || format!("{handle:?}"));
+                    self.check_cleared("grcuda_expression_parameter", ok, null_out || value == 0.0);
+                    if ok && !value.is_finite() {
+                        self.fail(&format!("grcuda_expression_parameter gave {value}"));
+                    }
+                }
+            }
+            _ => {
+                let (handle, shape) = match self.some_expression() {
+                    Some(e) => (e.handle, Some((e.backend, e.input_bytes, e.output_bytes, e.inputs, e.vector_length))),
+                    None => (null_mut(), None),
+                };
+                let (_, input_bytes, output_bytes, inputs, vector_length) =
+                    shape.unwrap_or((Backend::Simulated, 4, 4, 1, 1));
+                // Valid counts stay within the fuzzer's arrays: at most MAX_ITEMS values.
+                let items = self.count();
+                let items = if items <= MAX_ITEMS { items.min(MAX_ITEMS / vector_length) } else { items };
+                let values = items.saturating_mul(vector_length);
+                let input_count = if self.rng.percent(10) { self.rng.range(0, 4) } else { inputs };
+                let list =
+                    self.address_list(stream_backend, input_count, values.saturating_mul(input_bytes), input_bytes);
+                let (list_pointer, list_count) = self.list_argument(&list);
+                let output = if self.rng.percent(10) && !list.is_empty() {
+                    list[0] as usize
+                } else {
+                    self.array(stream_backend, values, output_bytes)
+                };
+                let status = grcuda_expression_launch(handle, stream, list_pointer, list_count, output as _, items);
+                let scope = scope_of2(stream_backend, shape.map(|s| s.0));
+                self.check("grcuda_expression_launch", status, scope, || {
+                    format!("{handle:?}, {stream:?}, {list_count} inputs, {output:#x}, {items} items")
+                });
+            }
+        }
+    }
+
+    /// A live expression, or now and then none.
+    fn some_expression(&mut self) -> Option<&ExpressionHandle> {
+        if self.expressions.is_empty() || self.rng.percent(8) {
+            return None;
+        }
+        let index = self.rng.below(self.expressions.len());
+        Some(&self.expressions[index])
     }
 
     /// Makes, frees, retaps, asks or runs a FIR filter; a new filter is made on `stream`.
@@ -1960,6 +2115,9 @@ impl Fuzzer {
         }
         for filter in self.filters.drain(..) {
             grcuda_fir_filter_free(filter.handle);
+        }
+        for expression in self.expressions.drain(..) {
+            grcuda_expression_free(expression.handle);
         }
         for block in self.blocks.drain(..) {
             grcuda_block_free(block.handle);

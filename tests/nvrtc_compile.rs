@@ -145,3 +145,75 @@ fn unknown_architecture_names_are_rejected() {
     let error = kernels::compile(&kernels::programs()[0], "hopper").unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
 }
+
+/// The programs generated for expressions: one per input/output type combination, each
+/// calling every function of the language, compiled for every checked architecture.
+#[test]
+fn generated_expression_programs_compile_for_every_type_combination() {
+    use grcuda::expression::{Expression, ValueType, function_names};
+    use grcuda::{BackendChoice, Device};
+    if !nvrtc_available("generated_expression_programs_compile_for_every_type_combination") {
+        return;
+    }
+    // Built on the simulated device, which generates the program without compiling it.
+    let device = Device::open(0, BackendChoice::Simulated).unwrap();
+    let float_terms = "sin(X) + cos(X) + tan(X) + asin(X) + acos(X) + atan(X) + sinh(X) + cosh(X) + tanh(X) \
+                       + exp(X) + log(X) + log10(X) + sqrt(X) + floor(X) + ceil(X) + trunc(X) + fabs(X) \
+                       + pow(X, Y) + atan2(X, Y) + fmin(X, Y) + fmax(X, Y) + fmod(X, Y) + hypot(X, Y) \
+                       + abs(polar(X, Y)) + arg(complex(X, Y)) - 1.5e-3f * k / 2";
+    let complex_terms = "abs(in0) + arg(in1) + real(in0) + imag(in1) + norm(in0 / in1) + abs(conj(in0) * in1 - -in0)";
+    let combinations = [
+        (
+            ValueType::Float,
+            ValueType::Float,
+            format!("{} + {complex_terms}", float_terms.replace('X', "in0").replace('Y', "in1")),
+        ),
+        (
+            ValueType::Float,
+            ValueType::Complex,
+            format!("in0 * conj(in1) + {complex_terms} + {}", float_terms.replace('X', "in0").replace('Y', "in1")),
+        ),
+        (
+            ValueType::Complex,
+            ValueType::Float,
+            format!("{} + {complex_terms}", float_terms.replace('X', "real(in0)").replace('Y', "imag(in1)")),
+        ),
+        (
+            ValueType::Complex,
+            ValueType::Complex,
+            format!(
+                "(in0 * in1 + k) * conj(in0) / in1 + {complex_terms} - {}",
+                float_terms.replace('X', "real(in0)").replace('Y', "imag(in1)")
+            ),
+        ),
+    ];
+    for (input_type, output_type, text) in &combinations {
+        for name in function_names() {
+            assert!(text.contains(&format!("{name}(")), "{text} does not call {name}");
+        }
+        let expression = Expression::new(&device, text, *input_type, *output_type, 2, 1, &[("k", 1.0)])
+            .unwrap_or_else(|error| panic!("{text}: {error}"));
+        let program = expression.program();
+        for architecture in ARCHITECTURES {
+            let image = kernels::compile(program, architecture)
+                .unwrap_or_else(|error| panic!("{text} for {architecture}: {error}\n{}", program.source));
+            assert!(image.starts_with(b"\x7fELF"), "{} for {architecture} is not a CUBIN", program.name);
+        }
+        let ptx = String::from_utf8(kernels::compile(program, "compute_90").unwrap()).unwrap();
+        assert!(ptx.contains(".entry grcuda_expression("), "{}", program.name);
+    }
+    // The _rn intrinsics keep every product and sum separately rounded, as on the CPU (the
+    // math library's functions use fused multiply-adds inside, hence arithmetic alone here).
+    let arithmetic = Expression::new(
+        &device,
+        "in0 * in1 + in0 / in1 - k * in0",
+        ValueType::Complex,
+        ValueType::Complex,
+        2,
+        1,
+        &[("k", 1.0)],
+    )
+    .unwrap();
+    let ptx = String::from_utf8(kernels::compile(arithmetic.program(), "compute_90").unwrap()).unwrap();
+    assert!(!ptx.contains("fma.rn.f32"), "a fused multiply-add would round unlike the CPU:\n{ptx}");
+}

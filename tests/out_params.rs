@@ -14,11 +14,12 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The header and the C API's sources, built into the test so that it also runs where the
 /// source tree is not (the GPU test kit).
 const HEADER: &str = include_str!("../include/grcuda.h");
-const FFI_SOURCES: [(&str, &str); 18] = [
+const FFI_SOURCES: [(&str, &str); 19] = [
     ("block.rs", include_str!("../src/ffi/block.rs")),
     ("buffer.rs", include_str!("../src/ffi/buffer.rs")),
     ("device.rs", include_str!("../src/ffi/device.rs")),
     ("event.rs", include_str!("../src/ffi/event.rs")),
+    ("expression.rs", include_str!("../src/ffi/expression.rs")),
     ("fft.rs", include_str!("../src/ffi/fft.rs")),
     ("filter.rs", include_str!("../src/ffi/filter.rs")),
     ("kernel_cache.rs", include_str!("../src/ffi/kernel_cache.rs")),
@@ -252,6 +253,24 @@ fn cases() -> Vec<Case> {
             slot_cleared,
         ),
         (
+            "grcuda_expression_new",
+            "device is NULL",
+            |_| grcuda_expression_new(null(), c"in0".as_ptr(), 0, 0, 1, 1, null(), null(), 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_expression_new",
+            "expected a number, a name or '('",
+            |o| grcuda_expression_new(o.device, c"in0 +".as_ptr(), 0, 0, 1, 1, null(), null(), 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_expression_parameter",
+            "expression is NULL",
+            |_| grcuda_expression_parameter(null(), c"k".as_ptr(), slot()),
+            slot_cleared,
+        ),
+        (
             "grcuda_device_get_info",
             "device is NULL",
             |_| INFO.with(|info| grcuda_device_get_info(null(), info.as_ptr())),
@@ -322,6 +341,8 @@ fn a_null_out_parameter_is_named_before_a_null_handle() {
         ("block_out", grcuda_block_new(null(), 99, null_mut())),
         ("pointer_out", grcuda_buffer_begin_read(null(), usize::MAX, null_mut())),
         ("plan_out", grcuda_fft_plan_new(null(), 99, 0, null_mut())),
+        ("expression_out", grcuda_expression_new(null(), null(), 9, 9, 0, 0, null(), null(), 0, null_mut())),
+        ("value_out", grcuda_expression_parameter(null(), null(), null_mut())),
     ];
     for (name, status) in checks {
         // Each status was computed before the next call, so check the statuses only here; the

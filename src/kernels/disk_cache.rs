@@ -145,6 +145,16 @@ fn checksum_of(image: &[u8]) -> [u8; CHECKSUM_BYTES] {
     hash.finish().to_le_bytes()
 }
 
+/// A 128-bit hash of `parts` that stays the same across processes and builds, for names
+/// derived from contents (generated programs).
+pub(crate) fn fingerprint(parts: &[&str]) -> u128 {
+    let mut hash = Fnv128::new();
+    for part in parts {
+        hash.write_field(part.as_bytes());
+    }
+    hash.finish()
+}
+
 /// FNV-1a, 128 bits: stable across Rust versions and platforms (std's hashers are not
 /// promised to be), and plenty to tell a few hundred cache entries apart.
 struct Fnv128(u128);

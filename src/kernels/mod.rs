@@ -22,16 +22,16 @@
 mod add;
 mod copy;
 mod cpu;
-mod disk_cache;
+pub(crate) mod disk_cache;
 mod element;
 mod elementwise;
 mod fft_shift;
 pub mod fir_filter;
 mod interleave;
-mod launch;
+pub(crate) mod launch;
 mod load;
 mod magnitude;
-mod module_cache;
+pub(crate) mod module_cache;
 mod move_unit;
 mod moving_average;
 mod multiply_const;
@@ -39,7 +39,7 @@ mod nlog10;
 mod nvrtc;
 mod phase;
 mod polyphase;
-mod program;
+pub(crate) mod program;
 pub(crate) mod validate;
 mod window;
 

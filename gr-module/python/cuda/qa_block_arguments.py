@@ -223,6 +223,38 @@ def cpp_bad_arguments():
                     refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(k)),
                     refused(multiply_block, "k", "must be finite", lambda m=multiply_const, k=k: m(1).set_k(k)),
                 ]
+    cases += [
+        refused(
+            "cuda.expression_ff", "expression", "(column 7)", lambda: cuda.expression_ff("in0 * * k", 1, 1, {"k": 1.0})
+        ),
+        refused("cuda.expression_cf", "expression", "take real(...)", lambda: cuda.expression_cf("in0 * 2")),
+        refused(
+            "cuda.expression_cc", "expression", "sin takes float arguments", lambda: cuda.expression_cc("sin(in0)")
+        ),
+        refused("cuda.expression_fc", "expression", "in1 is not an input", lambda: cuda.expression_fc("in0 + in1")),
+        refused("cuda.expression_ff", "ninputs", "between 1 and 32, got 0", lambda: cuda.expression_ff("in0", 0)),
+        refused("cuda.expression_ff", "ninputs", "got 33", lambda: cuda.expression_ff("in0", 33)),
+        refused("cuda.expression_cc", "vlen", "got 0", lambda: cuda.expression_cc("in0", 1, 0)),
+        refused("cuda.expression_fc", "vlen", "got 268435456", lambda: cuda.expression_fc("in0", 1, 2**28)),
+        refused(
+            "cuda.expression_cf",
+            "parameters",
+            "an input's name",
+            lambda: cuda.expression_cf("abs(in0)", 1, 1, {"in1": 1.0}),
+        ),
+        refused(
+            "cuda.expression_ff",
+            "parameters",
+            "a function's name",
+            lambda: cuda.expression_ff("in0", 1, 1, {"sin": 1.0}),
+        ),
+        refused(
+            "cuda.expression_ff",
+            "name",
+            "is not a parameter",
+            lambda: cuda.expression_ff("in0").set_parameter("k", 1.0),
+        ),
+    ]
     cases += filter_bad_arguments()
     return cases
 
@@ -396,6 +428,12 @@ def cpp_good_arguments():
             lambda a=add, s=size: a(MAX_PORTS, INT_MAX // s),
         ]
     makes += [lambda: cuda.multiply_const_ff(-3.4e38), lambda: cuda.multiply_const_cc(1e38 - 1e38j)]
+    makes += [
+        lambda: cuda.expression_ff("in0", 1),
+        lambda: cuda.expression_cc(" + ".join(f"in{i}" for i in range(32)), 32, 2**28 - 1),
+        lambda: cuda.expression_cf("abs(in0) * k", 1, 2**28 - 1, {f"p{i}": 1.0 for i in range(31)} | {"k": 2.0}),
+        lambda: cuda.expression_fc("complex(in0, in1)", 2, 1, {}),
+    ]
     makes += [
         lambda: cuda.fir_filter_fff(1, [1.0]),
         lambda: cuda.fir_filter_ccc(INT_MAX, [1j] * 3),

@@ -24,6 +24,7 @@ void bind_complex_to_mag_squared(py::module& m);
 void bind_complex_to_real(py::module& m);
 void bind_conjugate_cc(py::module& m);
 void bind_copy(py::module& m);
+void bind_expression(py::module& m);
 void bind_fft(py::module& m);
 void bind_fft_shift(py::module& m);
 void bind_float_to_complex(py::module& m);
@@ -82,6 +83,7 @@ PYBIND11_MODULE(cuda_python, m)
     bind_complex_to_real(m);
     bind_conjugate_cc(m);
     bind_copy(m);
+    bind_expression(m);
     bind_fft(m);
     bind_fft_shift(m);
     bind_float_to_complex(m);

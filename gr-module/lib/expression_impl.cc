@@ -1,0 +1,164 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "arguments.h"
+#include "expression_impl.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace cuda {
+
+namespace {
+
+//! The most inputs libgrcuda's expressions read.
+constexpr uint64_t max_inputs = 32;
+
+template <class T>
+constexpr uint32_t value_type()
+{
+    return std::is_same<T, float>::value ? GRCUDA_EXPRESSION_FLOAT
+                                         : GRCUDA_EXPRESSION_COMPLEX;
+}
+
+template <class T>
+constexpr char letter()
+{
+    return std::is_same<T, float>::value ? 'f' : 'c';
+}
+
+//! A failed call of libgrcuda: its bad arguments (the expression) as
+//! std::invalid_argument, anything else (NVRTC, the driver) as std::runtime_error.
+void check_argument(grcuda_status status, const std::string& block)
+{
+    if (status == GRCUDA_STATUS_INVALID_ARGUMENT) {
+        arguments::refuse(block, grcuda_last_error_message());
+    }
+    check(status, block.c_str());
+}
+
+} // namespace
+
+template <class IN_T, class OUT_T>
+typename expression<IN_T, OUT_T>::sptr
+expression<IN_T, OUT_T>::make(const std::string& text,
+                              size_t ninputs,
+                              size_t vlen,
+                              const std::map<std::string, float>& parameters)
+{
+    const std::string block =
+        std::string("cuda.expression_") + letter<IN_T>() + letter<OUT_T>();
+    arguments::require_between(block, "ninputs", ninputs, 1, max_inputs);
+    arguments::require_elements_per_item(
+        block, "vlen", vlen, std::max(sizeof(IN_T), sizeof(OUT_T)));
+    std::vector<std::string> names;
+    std::vector<const char*> name_pointers;
+    std::vector<float> values;
+    for (const auto& parameter : parameters) {
+        names.push_back(parameter.first);
+        values.push_back(parameter.second);
+    }
+    for (const auto& name : names) {
+        name_pointers.push_back(name.c_str());
+    }
+    grcuda_expression* handle = nullptr;
+    check_argument(grcuda_expression_new(device(),
+                                         text.c_str(),
+                                         value_type<IN_T>(),
+                                         value_type<OUT_T>(),
+                                         ninputs,
+                                         vlen,
+                                         name_pointers.data(),
+                                         values.data(),
+                                         names.size(),
+                                         &handle),
+                   block);
+    return gnuradio::make_block_sptr<expression_impl<IN_T, OUT_T>>(
+        block, text, ninputs, vlen, std::move(names), expression_handle(handle));
+}
+
+template <class IN_T, class OUT_T>
+expression_impl<IN_T, OUT_T>::expression_impl(std::string block,
+                                              const std::string& text,
+                                              size_t ninputs,
+                                              size_t vlen,
+                                              std::vector<std::string> parameter_names,
+                                              expression_handle handle)
+    : gr::sync_block(
+          "expression",
+          gr::io_signature::make(static_cast<int>(ninputs),
+                                 static_cast<int>(ninputs),
+                                 sizeof(IN_T) * vlen,
+                                 cuda_buffer::type),
+          gr::io_signature::make(1, 1, sizeof(OUT_T) * vlen, cuda_buffer::type)),
+      d_block(std::move(block)),
+      d_text(text),
+      d_parameter_names(std::move(parameter_names)),
+      d_handle(std::move(handle))
+{
+}
+
+template <class IN_T, class OUT_T>
+std::string expression_impl<IN_T, OUT_T>::text() const
+{
+    return d_text;
+}
+
+template <class IN_T, class OUT_T>
+std::vector<std::string> expression_impl<IN_T, OUT_T>::parameter_names() const
+{
+    return d_parameter_names;
+}
+
+template <class IN_T, class OUT_T>
+float expression_impl<IN_T, OUT_T>::parameter(const std::string& name) const
+{
+    float value = 0;
+    check_argument(grcuda_expression_parameter(d_handle.get(), name.c_str(), &value),
+                   d_block);
+    return value;
+}
+
+template <class IN_T, class OUT_T>
+void expression_impl<IN_T, OUT_T>::set_parameter(const std::string& name, float value)
+{
+    check_argument(grcuda_expression_set_parameter(d_handle.get(), name.c_str(), value),
+                   d_block);
+}
+
+template <class IN_T, class OUT_T>
+void expression_impl<IN_T, OUT_T>::set_parameters(
+    const std::map<std::string, float>& values)
+{
+    for (const auto& value : values) {
+        set_parameter(value.first, value.second);
+    }
+}
+
+template <class IN_T, class OUT_T>
+int expression_impl<IN_T, OUT_T>::work(int noutput_items,
+                                       gr_vector_const_void_star& input_items,
+                                       gr_vector_void_star& output_items)
+{
+    check(grcuda_expression_launch(d_handle.get(),
+                                   this->stream(),
+                                   input_items.data(),
+                                   input_items.size(),
+                                   output_items[0],
+                                   static_cast<size_t>(noutput_items)),
+          d_block.c_str());
+    return noutput_items;
+}
+
+template class expression<float, float>;
+template class expression<gr_complex, gr_complex>;
+template class expression<gr_complex, float>;
+template class expression<float, gr_complex>;
+
+} // namespace cuda
+} // namespace gr
