@@ -53,16 +53,6 @@
 
 
 /**
- * The most inputs an expression reads.
- */
-#define MAX_INPUTS 32
-
-/**
- * The most named parameters an expression has.
- */
-#define MAX_PARAMETERS 32
-
-/**
  * Transfer type: a CPU block writes host memory; GPU blocks read device memory.
  */
 #define GRCUDA_TRANSFER_HOST_TO_DEVICE 1

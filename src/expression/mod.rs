@@ -34,9 +34,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use types::{Scope, Typed, TypedKind};
 
 /// The most inputs an expression reads.
-pub const MAX_INPUTS: usize = 32;
+pub(crate) const MAX_INPUTS: usize = 32;
 /// The most named parameters an expression has.
-pub const MAX_PARAMETERS: usize = 32;
+pub(crate) const MAX_PARAMETERS: usize = 32;
 
 /// A compiled expression. Launch it on any stream of its device.
 pub struct Expression {
