@@ -33,11 +33,17 @@ constexpr char letter()
 }
 
 //! A failed call of libgrcuda: its bad arguments (the expression) as
-//! std::invalid_argument, anything else (NVRTC, the driver) as std::runtime_error.
+//! std::invalid_argument naming the block and the argument (the library's message without
+//! its "grcuda: " prefix), anything else (NVRTC, the driver) as std::runtime_error.
 void check_argument(grcuda_status status, const std::string& block)
 {
     if (status == GRCUDA_STATUS_INVALID_ARGUMENT) {
-        arguments::refuse(block, grcuda_last_error_message());
+        const std::string message = grcuda_last_error_message();
+        const std::string prefix = "grcuda: ";
+        arguments::refuse(block,
+                          message.compare(0, prefix.size(), prefix) == 0
+                              ? message.substr(prefix.size())
+                              : message);
     }
     check(status, block.c_str());
 }
