@@ -42,8 +42,13 @@ class spectrum(gr.top_block):
             # Every vector (frame rate = sample rate / fft_size), DC in the middle.
             self.gpu_chain = [
                 cuda.logpwrfft_c(
-                    sample_rate, fft_size, ref_scale=2.0, frame_rate=sample_rate / fft_size, avg_alpha=1.0,
-                    average=False, shift=True,
+                    sample_rate,
+                    fft_size,
+                    ref_scale=2.0,
+                    frame_rate=sample_rate / fft_size,
+                    avg_alpha=1.0,
+                    average=False,
+                    shift=True,
                 )
             ]
         self.average = blocks.vector_sink_f(fft_size)

@@ -3,13 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// GNU Radio's logpwrfft hierarchical block (stream_to_vector_decimator, fft_vcc / fft_vfc,
-// complex_to_mag_squared, single_pole_iir_filter_ff, nlog10_ff) as one general block with
-// two launches around its batched cuFFT: the frames kernel gathers the kept vector of each
-// group of fft_size * decimation input items and windows it into the FFT's input, the
-// transform runs in place, and the power kernel writes the decibels, fft-shifted as an
-// index, averaged with the state the block keeps in device memory. Each call takes whole
-// groups, a power of two of them as cuda.fft does, so the cuFFT handles stay few.
+// GNU Radio's logpwrfft hierarchical block (stream_to_vector_decimator, fft_vcc /
+// fft_vfc, complex_to_mag_squared, single_pole_iir_filter_ff, nlog10_ff) as one general
+// block with two launches around its batched cuFFT: the frames kernel gathers the kept
+// vector of each group of fft_size * decimation input items and windows it into the FFT's
+// input, the transform runs in place, and the power kernel writes the decibels,
+// fft-shifted as an index, averaged with the state the block keeps in device memory. Each
+// call takes whole groups, a power of two of them as cuda.fft does, so the cuFFT handles
+// stay few.
 
 #include "arguments.h"
 #include "logpwrfft_impl.h"
@@ -164,8 +165,10 @@ logpwrfft_impl<T>::logpwrfft_impl(double sample_rate,
       d_name(block_name<T>()),
       d_fft_size(fft_size),
       d_shift(shift),
-      d_offset(decibel_offset(
-          fft_size, window.empty() ? std::vector<float>(fft_size, 1.0f) : window, ref_scale)),
+      d_offset(
+          decibel_offset(fft_size,
+                         window.empty() ? std::vector<float>(fft_size, 1.0f) : window,
+                         ref_scale)),
       d_sample_rate(sample_rate),
       d_vec_rate(frame_rate),
       d_decimation(1),
@@ -190,7 +193,8 @@ logpwrfft_impl<T>::logpwrfft_impl(double sample_rate,
 template <class T>
 void logpwrfft_impl<T>::update_decimation()
 {
-    apply_decimation(rounded_decimation(d_name, d_fft_size, d_sample_rate / d_fft_size / d_vec_rate));
+    apply_decimation(
+        rounded_decimation(d_name, d_fft_size, d_sample_rate / d_fft_size / d_vec_rate));
 }
 
 template <class T>
@@ -338,9 +342,9 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
                            d_fft_size,
                            frames),
           d_name.c_str());
-    check(grcuda_fft_plan_execute(
-              d_plan.get(), frames, d_spectra.data(), d_spectra.data()),
-          d_name.c_str());
+    check(
+        grcuda_fft_plan_execute(d_plan.get(), frames, d_spectra.data(), d_spectra.data()),
+        d_name.c_str());
     check(grcuda_logpwrfft_power(queue,
                                  d_spectra.data(),
                                  static_cast<float*>(output_items[0]),

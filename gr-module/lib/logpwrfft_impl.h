@@ -70,10 +70,10 @@ private:
     std::unique_ptr<grcuda_fft_plan, void (*)(grcuda_fft_plan*)> d_plan{
         nullptr, grcuda_fft_plan_free
     };
-    device_array d_window;   // fft_size taps
-    device_array d_state;    // the average's previous output per bin (floats)
-    device_array d_spectra;  // FFT input, transformed in place
-    size_t d_capacity = 0;   // frames d_spectra holds
+    device_array d_window;  // fft_size taps
+    device_array d_state;   // the average's previous output per bin (floats)
+    device_array d_spectra; // FFT input, transformed in place
+    size_t d_capacity = 0;  // frames d_spectra holds
 };
 
 } // namespace cuda

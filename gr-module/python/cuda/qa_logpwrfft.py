@@ -95,7 +95,9 @@ class qa_logpwrfft(flowgraph_test):
                 theirs.set_decimation(decimation)
                 self.assertEqual(ours.decimation(), theirs.decimation(), decimation)
         data = self.data("c", 64 * 8)
-        got, want, _, _ = self.both("c", data, 64, sample_rate=64.0, ref_scale=7.5, frame_rate=1.0, avg_alpha=1.0, average=False)
+        got, want, _, _ = self.both(
+            "c", data, 64, sample_rate=64.0, ref_scale=7.5, frame_rate=1.0, avg_alpha=1.0, average=False
+        )
         self.assert_spectra(got, want, "ref_scale 7.5")
 
     def test_setters_between_runs_carry_the_state(self):

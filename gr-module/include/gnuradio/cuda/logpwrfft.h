@@ -19,19 +19,19 @@ namespace cuda {
  * block.
  * \ingroup cuda
  *
- * Input: a stream of T (gr_complex or float). Output: vectors of fft_size floats, the power
- * of each bin in dB. As GNU Radio's hierarchical block: of every decimation vectors of
- * fft_size samples the last is kept (stream_to_vector_decimator, decimation =
- * max(1, round(sample_rate / fft_size / frame_rate)), ties to even), multiplied by the
- * window and transformed (cuFFT), its power |X|^2 averaged over frames by a single-pole IIR
- * (y = alpha * x + (1 - alpha) * y_prev per bin, alpha = avg_alpha with average on, 1
- * without) and turned into 10 * log10(y) - 20 * log10(fft_size) - 10 * log10(window power /
+ * Input: a stream of T (gr_complex or float). Output: vectors of fft_size floats, the
+ * power of each bin in dB. As GNU Radio's hierarchical block: of every decimation vectors
+ * of fft_size samples the last is kept (stream_to_vector_decimator, decimation = max(1,
+ * round(sample_rate / fft_size / frame_rate)), ties to even), multiplied by the window
+ * and transformed (cuFFT), its power |X|^2 averaged over frames by a single-pole IIR (y =
+ * alpha * x + (1 - alpha) * y_prev per bin, alpha = avg_alpha with average on, 1 without)
+ * and turned into 10 * log10(y) - 20 * log10(fft_size) - 10 * log10(window power /
  * fft_size) - 20 * log10(ref_scale / 2). With shift, DC is in the middle of the output.
  *
  * An empty window means no window (all taps 1); the Python constructor passes GNU Radio's
- * default, window.blackmanharris. Setters take effect at the next work() call, where a new
- * decimation starts a new group of vectors; the average's state is kept across calls and
- * restarts, as GNU Radio's filter keeps it.
+ * default, window.blackmanharris. Setters take effect at the next work() call, where a
+ * new decimation starts a new group of vectors; the average's state is kept across calls
+ * and restarts, as GNU Radio's filter keeps it.
  */
 template <class T>
 class CUDA_API logpwrfft : virtual public gr::block
