@@ -438,7 +438,7 @@ def cpp_good_arguments():
         lambda: cuda.fft(MAX_FFT),
         lambda: cuda.fft(MAX_FFT, False, [], True, True),
         lambda: cuda.fft(4, True, [0.5, 1, 1, 0.5], True),
-        lambda: cuda.logpwrfft_c(1.0, 1, 1e-30, 1e9, 0.0, True),
+        lambda: cuda.logpwrfft_c(1.0, 1, 1e-30, 1e9, 0.0, True, window.rectangular),
         lambda: cuda.logpwrfft_f(1e9, 2**16, 2.0, 1e3, 1.0, False, window.rectangular, True),
         lambda: cuda.logpwrfft_c(1e3, 8, 2, 30, 1, False).set_decimation(2**28 - 1),
         lambda: cuda.fft_shift(1),
