@@ -1239,6 +1239,56 @@ enum grcuda_status grcuda_keep_one_in_n(const struct grcuda_stream *stream,
                                         size_t n);
 
 /**
+ * The FFT input of a complex spectrum: for each of `frames` frames,
+ * output[f * length + j] = input[f * stride + j] * window[j] (complex float items, a float
+ * window of `length` taps in device memory). `stride`, at least `length`, is the distance in
+ * items between frame starts: `length` times the decimation of stream_to_vector_decimator,
+ * with `input` at the first frame kept. Output overlaps neither input nor window.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_logpwrfft_frames_cc(const struct grcuda_stream *stream,
+                                              const void *input,
+                                              size_t stride,
+                                              const float *window,
+                                              void *output,
+                                              size_t length,
+                                              size_t frames);
+
+/**
+ * As grcuda_logpwrfft_frames_cc(), for float input (logpwrfft_f): the output is complex
+ * with zero imaginary parts.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_logpwrfft_frames_fc(const struct grcuda_stream *stream,
+                                              const void *input,
+                                              size_t stride,
+                                              const float *window,
+                                              void *output,
+                                              size_t length,
+                                              size_t frames);
+
+/**
+ * Decibels of `frames` spectra of `length` complex float bins, as GNU Radio's
+ * complex_to_mag_squared, single_pole_iir_filter_ff and nlog10_ff compute them:
+ * output[f * length + j] = 10 * log10(max(y, FLT_MIN)) + offset with
+ * y = alpha * |X|^2 + (1 - alpha) * previous (in double, rounded to float), where X is bin
+ * j, or with `shift` bin (j + ceil(length / 2)) mod length (fft_vcc's shifted order).
+ * `state` holds `length` floats, each bin's previous output (zeros for a new stream), read
+ * and then left holding the last frame's y; alpha is in [0, 1], and 1 (no averaging) gives
+ * the power itself. The three arrays are device memory and do not overlap.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_logpwrfft_power(const struct grcuda_stream *stream,
+                                          const void *spectrum,
+                                          float *output,
+                                          float *state,
+                                          size_t length,
+                                          size_t frames,
+                                          bool shift,
+                                          double alpha,
+                                          float offset);
+
+/**
  * The history (GNU Radio's set_history()) a moving average of `length` items restarted at
  * least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
  * up to 32 outputs that a call may start inside, which it recomputes so that the output

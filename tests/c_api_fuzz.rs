@@ -1142,7 +1142,7 @@ impl Fuzzer {
     fn kernel_call(&mut self) {
         let (stream, backend) = self.stream();
         let scope = scope_of(backend);
-        let choice = self.rng.below(33);
+        let choice = self.rng.below(34);
         match choice {
             0 => {
                 let count = self.count();
@@ -1451,7 +1451,60 @@ impl Fuzzer {
             29 => self.channelizer_scatter_call(stream, backend),
             30 => self.channelizer_gather_call(stream, backend),
             31 => self.expression_call(stream, backend),
+            32 => self.logpwrfft_call(stream, backend),
             _ => self.filter_call(stream, backend),
+        }
+    }
+
+    fn logpwrfft_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        let (length, frames) = self.shape();
+        let total = length.checked_mul(frames).filter(|&t| t <= MAX_ITEMS).unwrap_or(usize::MAX);
+        let taps = self.array(backend, if length <= MAX_ITEMS { length } else { usize::MAX }, 4);
+        let spectra = self.array(backend, total, 8);
+        if self.rng.percent(50) {
+            let decimation = self.rng.pick(&[0, 1, 3]);
+            let stride = length.saturating_mul(decimation);
+            let span = frames.saturating_sub(1).saturating_mul(stride).saturating_add(length);
+            let complex = self.rng.percent(50);
+            let item = if complex { 8 } else { 4 };
+            let input = if self.rng.percent(10) {
+                spectra
+            } else {
+                self.array(backend, if span <= MAX_ITEMS { span } else { usize::MAX }, item)
+            };
+            let (function, status) = if complex {
+                (
+                    "grcuda_logpwrfft_frames_cc",
+                    grcuda_logpwrfft_frames_cc(stream, input as _, stride, taps as _, spectra as _, length, frames),
+                )
+            } else {
+                (
+                    "grcuda_logpwrfft_frames_fc",
+                    grcuda_logpwrfft_frames_fc(stream, input as _, stride, taps as _, spectra as _, length, frames),
+                )
+            };
+            self.check(function, status, scope_of(backend), || {
+                format!("{input:#x}, stride {stride}, {spectra:#x}, {length} x {frames}")
+            });
+        } else {
+            let output = if self.rng.percent(10) { spectra } else { self.array(backend, total, 4) };
+            let state = if self.rng.percent(10) { output } else { taps };
+            let shift = self.rng.percent(50);
+            let alpha = self.rng.pick(&[1.0, 0.25, 0.0, -1.0, f64::NAN]);
+            let status = grcuda_logpwrfft_power(
+                stream,
+                spectra as _,
+                output as _,
+                state as _,
+                length,
+                frames,
+                shift,
+                alpha,
+                -3.0,
+            );
+            self.check("grcuda_logpwrfft_power", status, scope_of(backend), || {
+                format!("{spectra:#x}, {output:#x}, {state:#x}, {length} x {frames}, alpha {alpha}")
+            });
         }
     }
 

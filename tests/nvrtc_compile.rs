@@ -87,6 +87,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_moving_average_tiled_{name}"));
         expected.push(format!("grcuda_overlap_save_gather_{name}"));
         expected.push(format!("grcuda_overlap_save_extract_{name}"));
+        expected.push(format!("grcuda_logpwrfft_frames_{name}"));
     }
     for types in ["ccc", "ccf", "fff"] {
         expected.push(format!("grcuda_fir_filter_{types}"));
@@ -117,6 +118,8 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         "grcuda_quadrature_demod",
         "grcuda_rotator",
         "grcuda_load",
+        "grcuda_logpwrfft_power",
+        "grcuda_logpwrfft_average",
     ] {
         expected.push(name.to_string());
     }

@@ -48,6 +48,7 @@ program!(PHASE, "phase.cu");
 program!(FIR_FILTER, "fir_filter.cu");
 program!(LOAD, "load.cu");
 program!(POLYPHASE, "polyphase.cu");
+program!(LOGPWRFFT, "logpwrfft.cu");
 
 const PROGRAMS: &[Program] = &[
     COPY,
@@ -64,6 +65,7 @@ const PROGRAMS: &[Program] = &[
     FIR_FILTER,
     LOAD,
     POLYPHASE,
+    LOGPWRFFT,
 ];
 
 /// Every kernel source of the library.
@@ -123,6 +125,10 @@ pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
 pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static LOAD_KERNELS: Kernels<1> = Kernels::new(&LOAD, "grcuda_load", [""]);
+pub(crate) static LOGPWRFFT_FRAMES_KERNELS: Kernels<2> =
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_frames_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static LOGPWRFFT_POWER_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_power", [""]);
+pub(crate) static LOGPWRFFT_AVERAGE_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_average", [""]);
 
 pub(crate) static MULTIPLY_KERNELS: Kernels<4> = Kernels::new(&ELEMENTWISE, "grcuda_multiply_", element::ELEMENT_NAMES);
 pub(crate) static MULTIPLY_CONJUGATE_KERNELS: Kernels<1> =
@@ -211,6 +217,9 @@ mod tests {
             .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS))
             .chain(kernels(&LOAD_KERNELS))
+            .chain(kernels(&LOGPWRFFT_FRAMES_KERNELS))
+            .chain(kernels(&LOGPWRFFT_POWER_KERNELS))
+            .chain(kernels(&LOGPWRFFT_AVERAGE_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS))

@@ -10,6 +10,7 @@ simulated backend (host memory, CPU kernels); cuda.simulated() says which.
 
 from .cuda_python import *  # noqa: F401,F403  (the C++ blocks and cuda_buffer_type)
 from .arrays import array_module, as_cupy, device_array  # noqa: F401
+from .logpwrfft import logpwrfft_c, logpwrfft_f  # noqa: F401
 from .python_blocks import basic_block, decim_block, interp_block, io_signature, sync_block  # noqa: F401
 from .manual_sync import (  # noqa: F401  (the reference module's manual-synchronisation API)
     GR_CONST_WAVE,

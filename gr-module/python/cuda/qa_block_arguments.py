@@ -24,6 +24,7 @@ import numpy as np
 import pmt
 from gnuradio import analog, blocks, gr, gr_unittest
 from gnuradio import fft as gr_fft
+from gnuradio.fft import window
 
 from gnuradio import cuda
 from qa_support import flowgraph_test
@@ -74,6 +75,81 @@ def cpp_bad_arguments():
         refused("cuda.fft", "window", "fft_size (8) taps, or none, got 3", lambda: cuda.fft(8, True, [1, 2, 3])),
         refused("cuda.fft", "window", "finite, got nan at tap 2", lambda: cuda.fft(4, True, [1, 1, NAN, 1])),
         refused("cuda.fft", "window", "finite, got inf at tap 0", lambda: cuda.fft(2, True, [INF, 1])),
+        refused(
+            "cuda.logpwrfft_c",
+            "fft_size",
+            "between 1 and 2^27, got 0",
+            lambda: cuda.logpwrfft_c(1e3, 0, 2, 30, 1, False),
+        ),
+        refused(
+            "cuda.logpwrfft_f", "fft_size", "got 134217729", lambda: cuda.logpwrfft_f(1e9, MAX_FFT + 1, 2, 1, 1, False)
+        ),
+        refused(
+            "cuda.logpwrfft_c", "sample_rate", "finite and > 0, got 0", lambda: cuda.logpwrfft_c(0, 64, 2, 30, 1, False)
+        ),
+        refused(
+            "cuda.logpwrfft_f",
+            "ref_scale",
+            "finite and > 0, got -1",
+            lambda: cuda.logpwrfft_f(1e3, 64, -1, 30, 1, False),
+        ),
+        refused(
+            "cuda.logpwrfft_c",
+            "frame_rate",
+            "finite and > 0, got nan",
+            lambda: cuda.logpwrfft_c(1e3, 64, 2, NAN, 1, False),
+        ),
+        refused(
+            "cuda.logpwrfft_c", "avg_alpha", "in [0, 1], got 1.5", lambda: cuda.logpwrfft_c(1e3, 64, 2, 30, 1.5, True)
+        ),
+        refused(
+            "cuda.logpwrfft_f",
+            "avg_alpha",
+            "in [0, 1], got -0.1",
+            lambda: cuda.logpwrfft_f(1e3, 8, 2, 30, 1, 0).set_avg_alpha(-0.1),
+        ),
+        refused(
+            "cuda.logpwrfft_c",
+            "window",
+            "fft_size (8) taps, or none, got 3",
+            lambda: cuda.logpwrfft_c(1e3, 8, 2, 30, 1, False, lambda n: [1, 1, 1]),
+        ),
+        refused(
+            "cuda.logpwrfft_c",
+            "window",
+            "finite, got inf at tap 1",
+            lambda: cuda.logpwrfft_c(1e3, 2, 2, 30, 1, False, lambda n: [1, INF]),
+        ),
+        refused(
+            "cuda.logpwrfft_f",
+            "window",
+            "a tap other than 0",
+            lambda: cuda.logpwrfft_f(1e3, 2, 2, 30, 1, False, lambda n: [0, 0]),
+        ),
+        refused(
+            "cuda.logpwrfft_c",
+            "decimation",
+            "at most 2097151 for fft_size 1024",
+            lambda: cuda.logpwrfft_c(1e12, 1024, 2, 1e-3, 1, False),
+        ),
+        refused(
+            "cuda.logpwrfft_c",
+            "decimation",
+            "finite, got inf",
+            lambda: cuda.logpwrfft_c(1e3, 8, 2, 30, 1, False).set_decimation(INF),
+        ),
+        refused(
+            "cuda.logpwrfft_f",
+            "vec_rate",
+            "finite and > 0, got 0",
+            lambda: cuda.logpwrfft_f(1e3, 8, 2, 30, 1, False).set_vec_rate(0),
+        ),
+        refused(
+            "cuda.logpwrfft_f",
+            "sample_rate",
+            "finite and > 0, got -5",
+            lambda: cuda.logpwrfft_f(1e3, 8, 2, 30, 1, False).set_sample_rate(-5),
+        ),
         refused("cuda.fft_shift", "fft_size", "between 1 and 2^28 - 1", lambda: cuda.fft_shift(0)),
         refused("cuda.fft_shift", "fft_size", "got 268435456", lambda: cuda.fft_shift(2**28)),
         refused(
@@ -387,6 +463,9 @@ def cpp_good_arguments():
         lambda: cuda.fft(MAX_FFT),
         lambda: cuda.fft(MAX_FFT, False, [], True, True),
         lambda: cuda.fft(4, True, [0.5, 1, 1, 0.5], True),
+        lambda: cuda.logpwrfft_c(1.0, 1, 1e-30, 1e9, 0.0, True, window.rectangular),
+        lambda: cuda.logpwrfft_f(1e9, 2**16, 2.0, 1e3, 1.0, False, window.rectangular, True),
+        lambda: cuda.logpwrfft_c(1e3, 8, 2, 30, 1, False).set_decimation(2**28 - 1),
         lambda: cuda.fft_shift(1),
         lambda: cuda.fft_shift(2**28 - 1),
         lambda: cuda.complex_to_mag(1),

@@ -11,11 +11,13 @@
 //! beside it.
 
 mod elementwise;
+mod logpwrfft;
 mod moving_average;
 mod phase;
 mod polyphase;
 
 pub use elementwise::*;
+pub use logpwrfft::*;
 pub use moving_average::*;
 pub use phase::*;
 pub use polyphase::*;

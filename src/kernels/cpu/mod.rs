@@ -15,12 +15,14 @@
 //! beside it.
 
 mod elementwise;
+mod logpwrfft;
 mod moving_average;
 mod phase;
 
 pub(crate) use elementwise::{
     complex_part, complex_to_float, conjugate, float_to_complex, keep_one_in_n, multiply_conjugate,
 };
+pub(crate) use logpwrfft::{logpwrfft_frames, logpwrfft_power};
 pub(crate) use moving_average::moving_average;
 pub(crate) use phase::{fast_atan2f, quadrature_demod, rotator};
 

@@ -34,6 +34,7 @@ void bind_freq_xlating_fir_filter(py::module& m);
 void bind_head(py::module& m);
 void bind_load(py::module& m);
 void bind_keep_one_in_n(py::module& m);
+void bind_logpwrfft(py::module& m);
 void bind_moving_average(py::module& m);
 void bind_multiply(py::module& m);
 void bind_multiply_conjugate_cc(py::module& m);
@@ -93,6 +94,7 @@ PYBIND11_MODULE(cuda_python, m)
     bind_head(m);
     bind_load(m);
     bind_keep_one_in_n(m);
+    bind_logpwrfft(m);
     bind_moving_average(m);
     bind_multiply(m);
     bind_multiply_conjugate_cc(m);

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The spectrum chain as separate GPU blocks against cuda.logpwrfft_c, and bare cuFFT.
+
+GPU-resident flowgraphs, cuda.null_source -> ... -> cuda.null_sink, decimation 1, no
+averaging:
+
+- separate blocks, as the spectrum demo builds them with --blocks: cuda.stream_to_vector ->
+  cuda.fft (window, shift) -> cuda.complex_to_mag_squared -> cuda.nlog10_ff;
+- cuda.logpwrfft_c: the same chain in one block (two kernels around one cuFFT call);
+- bare cuFFT: the same batched transforms called directly through libgrcuda's C API, in
+  the same run (the ceiling: the block adds a gather and a decibel pass).
+
+At 2^20 and 2^22 samples per call (set_max_noutput_items on every measured block) and FFT
+sizes 1024 and 65536. Prints a Markdown table, writes the figures as JSON (--json) and a PNG
+plot (--plots).
+"""
+
+import os
+
+from gnuradio import gr
+
+import benchmark_support
+from benchmark_support import configure, plot, raw, steady_rate
+
+from gnuradio import cuda
+
+
+def separate_blocks(size):
+    window = [1.0] * size
+    return [
+        cuda.stream_to_vector(gr.sizeof_gr_complex, size),
+        cuda.fft(size, True, window, True),
+        cuda.complex_to_mag_squared(size),
+        cuda.nlog10_ff(10, size, 0),
+    ]
+
+
+def one_block(size):
+    return [cuda.logpwrfft_c(1.0, size, 2.0, 1.0 / size, 1.0, False, shift=True)]
+
+
+def measure(chain, per_call, size, args):
+    """Msamples/s through chain, every block making calls of per_call samples."""
+    tb = gr.top_block()
+    source, sink = cuda.null_source(gr.sizeof_gr_complex, 1, False), cuda.null_sink(gr.sizeof_float * size)
+    # Calls in the blocks' own items: samples before the first vector block, vectors after.
+    configure([source], per_call, args.buffer_calls)
+    for block in chain:
+        vectors = block.output_signature().sizeof_stream_item(0) // gr.sizeof_float >= size
+        configure([block], per_call // size if vectors else per_call, args.buffer_calls)
+    tb.connect(source, *chain, sink)
+    return size * steady_rate(tb, sink, args.seconds) / 1e6
+
+
+def spectra(args, results):
+    r = args.raw
+    print("### Spectrum chain: separate GPU blocks vs cuda.logpwrfft_c vs bare cuFFT\n")
+    print("| FFT size | samples per call | cuFFT Msamples/s | separate blocks | logpwrfft_c | vs blocks | vs cuFFT |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for size in (1024,) if args.quick else (1024, 65536):
+        for per_call in (1 << 16,) if args.quick else (1 << 20, 1 << 22):
+            batch = per_call // size
+            calls = max(16, args.volume // (8 * per_call))
+            source, dest = r.memory(0, per_call * 8), r.memory(0, per_call * 8)
+            cufft = calls * per_call / r.timed(calls, lambda: r.fft(size, batch, source, dest)) / 1e6
+            blocks_rate = measure(separate_blocks(size), per_call, size, args)
+            fused = measure(one_block(size), per_call, size, args)
+            results["spectra"].append(
+                {"fft_size": size, "per_call": per_call, "cufft": cufft, "blocks": blocks_rate, "logpwrfft": fused}
+            )
+            print(
+                f"| {size} | 2^{per_call.bit_length() - 1} | {cufft:.0f} | {blocks_rate:.0f} | {fused:.0f} | "
+                f"{fused / blocks_rate:.2f}x | {100 * fused / cufft:.0f}% |"
+            )
+    print()
+
+
+def draw(results, folder):
+    series = {}
+    for row in results.get("spectra", []):
+        for key, label in (("cufft", "bare cuFFT"), ("blocks", "separate blocks"), ("logpwrfft", "logpwrfft_c")):
+            series.setdefault(f"{label}, FFT {row['fft_size']}", []).append((row["per_call"], row[key]))
+    plot(
+        os.path.join(folder, "logpwrfft.png"),
+        "Spectrum chain on the GPU",
+        "samples per call",
+        "Msamples/s",
+        series,
+    )
+
+
+def add_arguments(parser):
+    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per cuFFT figure")
+
+
+def prepare(args):
+    if args.quick:
+        args.volume = min(args.volume, 16 << 20)
+    args.raw = raw()
+
+
+if __name__ == "__main__":
+    benchmark_support.main(
+        __doc__,
+        "gr-cuda spectrum benchmark",
+        {"spectra": spectra},
+        draw,
+        add_arguments,
+        prepare,
+    )

@@ -1,0 +1,372 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// GNU Radio's logpwrfft hierarchical block (stream_to_vector_decimator, fft_vcc /
+// fft_vfc, complex_to_mag_squared, single_pole_iir_filter_ff, nlog10_ff) as one general
+// block with two launches around its batched cuFFT: the frames kernel gathers the kept
+// vector of each group of fft_size * decimation input items and windows it into the FFT's
+// input, the transform runs in place, and the power kernel writes the decibels,
+// fft-shifted as an index, averaged with the state the block keeps in device memory. Each
+// call takes whole groups, a power of two of them as cuda.fft does, so the cuFFT handles
+// stay few.
+
+#include "arguments.h"
+#include "logpwrfft_impl.h"
+#include <gnuradio/cuda/cuda_buffer.h>
+#include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace gr {
+namespace cuda {
+
+namespace {
+
+template <class T>
+std::string block_name()
+{
+    return std::is_same_v<T, float> ? "cuda.logpwrfft_f" : "cuda.logpwrfft_c";
+}
+
+void require_alpha(const std::string& block, double avg_alpha)
+{
+    // single_pole_iir's range: 0 keeps the first frame's state, 1 does not average.
+    if (!(avg_alpha >= 0 && avg_alpha <= 1)) {
+        arguments::refuse(block,
+                          "avg_alpha must be in [0, 1], got " +
+                              arguments::value_text(avg_alpha));
+    }
+}
+
+//! stream_to_vector_decimator.set_decimation: max(1, int(round(decimation))), Python's
+//! round (ties to even), refused where the group would not fit GNU Radio's item counts.
+int rounded_decimation(const std::string& block, int fft_size, double decimation)
+{
+    if (!std::isfinite(decimation)) {
+        arguments::refuse(block,
+                          "decimation (sample_rate / fft_size / frame_rate) must be "
+                          "finite, got " +
+                              arguments::value_text(decimation));
+    }
+    const double rounded = std::max(1.0, std::nearbyint(decimation));
+    const double limit = std::floor(double{ INT_MAX } / fft_size);
+    if (rounded > limit) {
+        arguments::refuse(block,
+                          "decimation (sample_rate / fft_size / frame_rate) must be at "
+                          "most " +
+                              arguments::value_text(limit) + " for fft_size " +
+                              std::to_string(fft_size) + ", got " +
+                              arguments::value_text(decimation));
+    }
+    return static_cast<int>(rounded);
+}
+
+size_t largest_power_of_two_at_most(size_t n)
+{
+    size_t power = 1;
+    while (power * 2 <= n) {
+        power *= 2;
+    }
+    return power;
+}
+
+template <class T>
+grcuda_status frames_kernel(const grcuda_stream* stream,
+                            const void* input,
+                            size_t stride,
+                            const float* window,
+                            void* output,
+                            size_t length,
+                            size_t frames)
+{
+    if constexpr (std::is_same_v<T, float>) {
+        return grcuda_logpwrfft_frames_fc(
+            stream, input, stride, window, output, length, frames);
+    } else {
+        return grcuda_logpwrfft_frames_cc(
+            stream, input, stride, window, output, length, frames);
+    }
+}
+
+//! nlog10_ff's k in GNU Radio's chain: bins, windowing loss and reference scale.
+float decibel_offset(int fft_size, const std::vector<float>& window, double ref_scale)
+{
+    double window_power = 0;
+    for (float tap : window) {
+        window_power += double{ tap } * double{ tap };
+    }
+    return static_cast<float>(-20 * std::log10(double(fft_size)) -
+                              10 * std::log10(window_power / fft_size) -
+                              20 * std::log10(ref_scale / 2));
+}
+
+} // namespace
+
+template <class T>
+typename logpwrfft<T>::sptr logpwrfft<T>::make(double sample_rate,
+                                               int fft_size,
+                                               double ref_scale,
+                                               double frame_rate,
+                                               double avg_alpha,
+                                               bool average,
+                                               const std::vector<float>& window,
+                                               bool shift)
+{
+    const std::string block = block_name<T>();
+    arguments::require_between(block,
+                               "fft_size",
+                               fft_size < 1 ? 0 : fft_size,
+                               1,
+                               std::min<uint64_t>(arguments::max_fft_size, INT_MAX));
+    arguments::require_positive(block, "sample_rate", sample_rate);
+    arguments::require_positive(block, "ref_scale", ref_scale);
+    arguments::require_positive(block, "frame_rate", frame_rate);
+    require_alpha(block, avg_alpha);
+    if (!window.empty() && window.size() != size_t(fft_size)) {
+        arguments::refuse(block,
+                          "window must have fft_size (" + std::to_string(fft_size) +
+                              ") taps, or none, got " + std::to_string(window.size()));
+    }
+    double window_power = 0;
+    for (size_t tap = 0; tap < window.size(); tap++) {
+        if (!std::isfinite(window[tap])) {
+            arguments::refuse(block,
+                              "window taps must be finite, got " +
+                                  arguments::value_text(window[tap]) + " at tap " +
+                                  std::to_string(tap));
+        }
+        window_power += double{ window[tap] } * double{ window[tap] };
+    }
+    if (!window.empty() && !(window_power > 0)) {
+        arguments::refuse(block, "window must have a tap other than 0");
+    }
+    rounded_decimation(block, fft_size, sample_rate / fft_size / frame_rate);
+    return gnuradio::make_block_sptr<logpwrfft_impl<T>>(
+        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, window, shift);
+}
+
+template <class T>
+logpwrfft_impl<T>::logpwrfft_impl(double sample_rate,
+                                  int fft_size,
+                                  double ref_scale,
+                                  double frame_rate,
+                                  double avg_alpha,
+                                  bool average,
+                                  const std::vector<float>& window,
+                                  bool shift)
+    : gr::block(std::is_same_v<T, float> ? "logpwrfft_f" : "logpwrfft_c",
+                gr::io_signature::make(1, 1, sizeof(T), cuda_buffer::type),
+                gr::io_signature::make(
+                    1, 1, sizeof(float) * size_t(fft_size), cuda_buffer::type)),
+      d_name(block_name<T>()),
+      d_fft_size(fft_size),
+      d_shift(shift),
+      d_offset(
+          decibel_offset(fft_size,
+                         window.empty() ? std::vector<float>(fft_size, 1.0f) : window,
+                         ref_scale)),
+      d_sample_rate(sample_rate),
+      d_vec_rate(frame_rate),
+      d_decimation(1),
+      d_average(average),
+      d_avg_alpha(avg_alpha),
+      d_window(this->stream(), d_name + " window"),
+      d_state(this->stream(), d_name + " average"),
+      d_spectra(this->stream(), d_name + " spectra")
+{
+    // Tags move as GNU Radio's chain moves them (propagate_tags()).
+    this->set_tag_propagation_policy(gr::block::TPP_DONT);
+    grcuda_fft_plan* plan = nullptr;
+    check(grcuda_fft_plan_new(this->stream(), GRCUDA_FFT_FORWARD, fft_size, &plan),
+          (d_name + " plan").c_str());
+    d_plan.reset(plan);
+    d_window.assign(window.empty() ? std::vector<float>(fft_size, 1.0f) : window);
+    // GNU Radio's filter starts from 0; growing an array fills it with zeros.
+    d_state.reserve(sizeof(float) * size_t(fft_size));
+    update_decimation();
+}
+
+template <class T>
+void logpwrfft_impl<T>::update_decimation()
+{
+    apply_decimation(
+        rounded_decimation(d_name, d_fft_size, d_sample_rate / d_fft_size / d_vec_rate));
+}
+
+template <class T>
+void logpwrfft_impl<T>::apply_decimation(int decimation)
+{
+    d_decimation = decimation;
+    this->set_relative_rate(1, static_cast<uint64_t>(group_items()));
+}
+
+template <class T>
+void logpwrfft_impl<T>::set_sample_rate(double sample_rate)
+{
+    arguments::require_positive(d_name, "sample_rate", sample_rate);
+    rounded_decimation(d_name, d_fft_size, sample_rate / d_fft_size / d_vec_rate);
+    gr::thread::scoped_lock guard(this->d_setlock);
+    d_sample_rate = sample_rate;
+    update_decimation();
+}
+
+template <class T>
+void logpwrfft_impl<T>::set_vec_rate(double vec_rate)
+{
+    arguments::require_positive(d_name, "vec_rate", vec_rate);
+    rounded_decimation(d_name, d_fft_size, d_sample_rate / d_fft_size / vec_rate);
+    gr::thread::scoped_lock guard(this->d_setlock);
+    d_vec_rate = vec_rate;
+    update_decimation();
+}
+
+template <class T>
+void logpwrfft_impl<T>::set_decimation(double decimation)
+{
+    const int rounded = rounded_decimation(d_name, d_fft_size, decimation);
+    gr::thread::scoped_lock guard(this->d_setlock);
+    apply_decimation(rounded);
+}
+
+template <class T>
+void logpwrfft_impl<T>::set_average(bool average)
+{
+    gr::thread::scoped_lock guard(this->d_setlock);
+    d_average = average;
+}
+
+template <class T>
+void logpwrfft_impl<T>::set_avg_alpha(double avg_alpha)
+{
+    require_alpha(d_name, avg_alpha);
+    gr::thread::scoped_lock guard(this->d_setlock);
+    d_avg_alpha = avg_alpha;
+}
+
+template <class T>
+double logpwrfft_impl<T>::sample_rate() const
+{
+    return d_sample_rate;
+}
+
+template <class T>
+int logpwrfft_impl<T>::decimation() const
+{
+    return d_decimation;
+}
+
+template <class T>
+double logpwrfft_impl<T>::frame_rate() const
+{
+    return d_sample_rate / d_fft_size / d_decimation;
+}
+
+template <class T>
+bool logpwrfft_impl<T>::average() const
+{
+    return d_average;
+}
+
+template <class T>
+double logpwrfft_impl<T>::avg_alpha() const
+{
+    return d_avg_alpha;
+}
+
+template <class T>
+int64_t logpwrfft_impl<T>::group_items() const
+{
+    return int64_t{ d_fft_size } * d_decimation;
+}
+
+template <class T>
+void logpwrfft_impl<T>::forecast(int noutput_items, gr_vector_int& ninput_items_required)
+{
+    const int64_t wanted = int64_t{ noutput_items } * group_items();
+    ninput_items_required[0] = static_cast<int>(std::min<int64_t>(wanted, INT_MAX));
+}
+
+template <class T>
+void logpwrfft_impl<T>::reserve(size_t frames)
+{
+    if (frames > d_capacity) {
+        d_spectra.reserve(frames * d_fft_size * sizeof(gr_complex));
+        d_capacity = frames;
+    }
+}
+
+template <class T>
+void logpwrfft_impl<T>::propagate_tags(int consumed)
+{
+    // stream_to_vector rounds offset / fft_size to the nearest vector (GNU Radio's exact
+    // rational rate, halves up); keep_one_in_n then multiplies by its float 1 / n.
+    const float keep_rate = 1.0 / (float)d_decimation;
+    const uint64_t start = this->nitems_read(0);
+    std::vector<tag_t> tags;
+    this->get_tags_in_range(tags, 0, start, start + consumed);
+    for (const auto& tag : tags) {
+        tag_t moved = tag;
+        moved.offset = (2 * tag.offset + d_fft_size) / (2 * uint64_t(d_fft_size));
+        moved.offset *= keep_rate;
+        this->add_item_tag(0, moved);
+    }
+}
+
+template <class T>
+int logpwrfft_impl<T>::general_work(int noutput_items,
+                                    gr_vector_int& ninput_items,
+                                    gr_vector_const_void_star& input_items,
+                                    gr_vector_void_star& output_items)
+{
+    const int64_t group = group_items();
+    const int64_t whole_groups = ninput_items[0] / group;
+    const int64_t available = std::min<int64_t>(noutput_items, whole_groups);
+    if (available <= 0) {
+        return 0;
+    }
+    const size_t frames = largest_power_of_two_at_most(static_cast<size_t>(available));
+    reserve(frames);
+    const grcuda_stream* queue = this->stream();
+    // The kept vector of each group is its last.
+    const T* first_kept =
+        static_cast<const T*>(input_items[0]) + (group - int64_t{ d_fft_size });
+    check(frames_kernel<T>(queue,
+                           first_kept,
+                           static_cast<size_t>(group),
+                           d_window.data_as<const float>(),
+                           d_spectra.data(),
+                           d_fft_size,
+                           frames),
+          d_name.c_str());
+    check(
+        grcuda_fft_plan_execute(d_plan.get(), frames, d_spectra.data(), d_spectra.data()),
+        d_name.c_str());
+    check(grcuda_logpwrfft_power(queue,
+                                 d_spectra.data(),
+                                 static_cast<float*>(output_items[0]),
+                                 d_state.data_as<float>(),
+                                 d_fft_size,
+                                 frames,
+                                 d_shift,
+                                 d_average ? d_avg_alpha : 1.0,
+                                 d_offset),
+          d_name.c_str());
+
+    const int consumed = static_cast<int>(frames * group);
+    propagate_tags(consumed);
+    this->report_consumed(0, consumed);
+    this->consume_each(consumed);
+    return static_cast<int>(frames);
+}
+
+template class logpwrfft<gr_complex>;
+template class logpwrfft<float>;
+template class logpwrfft_impl<gr_complex>;
+template class logpwrfft_impl<float>;
+
+} // namespace cuda
+} // namespace gr

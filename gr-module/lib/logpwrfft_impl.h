@@ -1,0 +1,82 @@
+/* -*- c++ -*- */
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDA_LOGPWRFFT_IMPL_H
+#define INCLUDED_CUDA_LOGPWRFFT_IMPL_H
+
+#include "device_array.h"
+#include <gnuradio/cuda/cuda_block.h>
+#include <gnuradio/cuda/logpwrfft.h>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace cuda {
+
+template <class T>
+class logpwrfft_impl : public cuda_block<logpwrfft<T>>
+{
+public:
+    logpwrfft_impl(double sample_rate,
+                   int fft_size,
+                   double ref_scale,
+                   double frame_rate,
+                   double avg_alpha,
+                   bool average,
+                   const std::vector<float>& window,
+                   bool shift);
+
+    void set_sample_rate(double sample_rate) override;
+    void set_vec_rate(double vec_rate) override;
+    void set_decimation(double decimation) override;
+    void set_average(bool average) override;
+    void set_avg_alpha(double avg_alpha) override;
+
+    double sample_rate() const override;
+    int decimation() const override;
+    double frame_rate() const override;
+    bool average() const override;
+    double avg_alpha() const override;
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+
+private:
+    //! stream_to_vector_decimator's rule, from the sample and vector rates.
+    void update_decimation();
+    void apply_decimation(int decimation);
+    //! Input items per frame: fft_size times the decimation.
+    int64_t group_items() const;
+    void reserve(size_t frames);
+    //! Moves the tags of `consumed` input items as GNU Radio's chain moves them.
+    void propagate_tags(int consumed);
+
+    const std::string d_name; // "cuda.logpwrfft_c" or "cuda.logpwrfft_f", for errors
+    const int d_fft_size;
+    const bool d_shift;
+    const float d_offset; // nlog10_ff's k in GNU Radio's chain
+    // Under the block's d_setlock, which GNU Radio also holds around general_work().
+    double d_sample_rate;
+    double d_vec_rate;
+    int d_decimation;
+    bool d_average;
+    double d_avg_alpha;
+
+    std::unique_ptr<grcuda_fft_plan, void (*)(grcuda_fft_plan*)> d_plan{
+        nullptr, grcuda_fft_plan_free
+    };
+    device_array d_window;  // fft_size taps
+    device_array d_state;   // the average's previous output per bin (floats)
+    device_array d_spectra; // FFT input, transformed in place
+    size_t d_capacity = 0;  // frames d_spectra holds
+};
+
+} // namespace cuda
+} // namespace gr
+
+#endif /* INCLUDED_CUDA_LOGPWRFFT_IMPL_H */

@@ -1,0 +1,37 @@
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""cuda.logpwrfft_c and cuda.logpwrfft_f: GNU Radio's fft.logpwrfft_c / logpwrfft_f, with the
+same arguments and defaults, as one GPU block.
+
+GNU Radio's classes take a window function (``win``, blackmanharris by default) and call it
+with fft_size; the C++ blocks (``cuda_python.logpwrfft_c`` and ``logpwrfft_f``, which these
+functions replace in the package) take the taps.
+"""
+
+from . import cuda_python
+
+
+def _window_taps(win, fft_size):
+    # GNU Radio imports its window functions here too; fft_size is checked by the block.
+    if win is None:
+        from gnuradio.fft import window
+
+        win = window.blackmanharris
+    return list(win(fft_size)) if fft_size >= 1 else []
+
+
+def logpwrfft_c(sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, win=None, shift=False):
+    """Log power spectrum of a complex stream: vectors of fft_size floats in dB, as
+    fft.logpwrfft_c, on the GPU."""
+    return cuda_python.logpwrfft_c(
+        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, _window_taps(win, fft_size), shift
+    )
+
+
+def logpwrfft_f(sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, win=None, shift=False):
+    """Log power spectrum of a float stream, as fft.logpwrfft_f, on the GPU. With shift,
+    DC is in the middle, as GNU Radio releases from 3.10.6 shift real input (3.10.5 does not)."""
+    return cuda_python.logpwrfft_f(
+        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, _window_taps(win, fft_size), shift
+    )

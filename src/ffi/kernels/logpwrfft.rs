@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+//! C API: GNU Radio's logpwrfft chain (logpwrfft_c/_f) around a batched FFT: the windowed
+//! frames before it and the decibels after it.
+
+use super::stream_argument;
+use crate::ffi::{grcuda_status, grcuda_stream, guard};
+use crate::kernels::{self, Complex32, SpectrumInput};
+use std::ffi::c_void;
+
+fn logpwrfft_frames<T: SpectrumInput>(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    stride: usize,
+    window: *const f32,
+    output: *mut c_void,
+    length: usize,
+    frames: usize,
+) -> grcuda_status {
+    guard(|| unsafe {
+        kernels::logpwrfft_frames::<T>(
+            stream_argument(stream)?,
+            input as u64,
+            stride,
+            window as u64,
+            output as u64,
+            length,
+            frames,
+        )
+    })
+}
+
+/// The FFT input of a complex spectrum: for each of `frames` frames,
+/// output[f * length + j] = input[f * stride + j] * window[j] (complex float items, a float
+/// window of `length` taps in device memory). `stride`, at least `length`, is the distance in
+/// items between frame starts: `length` times the decimation of stream_to_vector_decimator,
+/// with `input` at the first frame kept. Output overlaps neither input nor window.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_frames_cc(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    stride: usize,
+    window: *const f32,
+    output: *mut c_void,
+    length: usize,
+    frames: usize,
+) -> grcuda_status {
+    logpwrfft_frames::<Complex32>(stream, input, stride, window, output, length, frames)
+}
+
+/// As grcuda_logpwrfft_frames_cc(), for float input (logpwrfft_f): the output is complex
+/// with zero imaginary parts.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_frames_fc(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    stride: usize,
+    window: *const f32,
+    output: *mut c_void,
+    length: usize,
+    frames: usize,
+) -> grcuda_status {
+    logpwrfft_frames::<f32>(stream, input, stride, window, output, length, frames)
+}
+
+/// Decibels of `frames` spectra of `length` complex float bins, as GNU Radio's
+/// complex_to_mag_squared, single_pole_iir_filter_ff and nlog10_ff compute them:
+/// output[f * length + j] = 10 * log10(max(y, FLT_MIN)) + offset with
+/// y = alpha * |X|^2 + (1 - alpha) * previous (in double, rounded to float), where X is bin
+/// j, or with `shift` bin (j + ceil(length / 2)) mod length (fft_vcc's shifted order).
+/// `state` holds `length` floats, each bin's previous output (zeros for a new stream), read
+/// and then left holding the last frame's y; alpha is in [0, 1], and 1 (no averaging) gives
+/// the power itself. The three arrays are device memory and do not overlap.
+#[allow(clippy::too_many_arguments)] // one C parameter per setting of the chain
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_power(
+    stream: *const grcuda_stream,
+    spectrum: *const c_void,
+    output: *mut f32,
+    state: *mut f32,
+    length: usize,
+    frames: usize,
+    shift: bool,
+    alpha: f64,
+    offset: f32,
+) -> grcuda_status {
+    guard(|| unsafe {
+        kernels::logpwrfft_power(
+            stream_argument(stream)?,
+            spectrum as u64,
+            output as u64,
+            state as u64,
+            length,
+            frames,
+            shift,
+            alpha,
+            offset,
+        )
+    })
+}
