@@ -14,7 +14,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The header and the C API's sources, built into the test so that it also runs where the
 /// source tree is not (the GPU test kit).
 const HEADER: &str = include_str!("../include/grcuda.h");
-const FFI_SOURCES: [(&str, &str); 19] = [
+const FFI_SOURCES: [(&str, &str); 20] = [
     ("block.rs", include_str!("../src/ffi/block.rs")),
     ("buffer.rs", include_str!("../src/ffi/buffer.rs")),
     ("device.rs", include_str!("../src/ffi/device.rs")),
@@ -25,6 +25,7 @@ const FFI_SOURCES: [(&str, &str); 19] = [
     ("kernel_cache.rs", include_str!("../src/ffi/kernel_cache.rs")),
     ("kernels/elementwise.rs", include_str!("../src/ffi/kernels/elementwise.rs")),
     ("kernels/load.rs", include_str!("../src/ffi/kernels/load.rs")),
+    ("kernels/logpwrfft.rs", include_str!("../src/ffi/kernels/logpwrfft.rs")),
     ("kernels/mod.rs", include_str!("../src/ffi/kernels/mod.rs")),
     ("kernels/moving_average.rs", include_str!("../src/ffi/kernels/moving_average.rs")),
     ("kernels/phase.rs", include_str!("../src/ffi/kernels/phase.rs")),
