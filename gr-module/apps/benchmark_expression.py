@@ -35,12 +35,12 @@ CASES = {
     "ff": (
         F,
         "(in0 * in1 + in0) * k * in1",
-        (cuda.multiply_ff, cuda.add_ff, lambda: cuda.multiply_const_ff(K), cuda.multiply_ff),
+        (cuda.multiply_ff, lambda: cuda.add_ff(2), lambda: cuda.multiply_const_ff(K), cuda.multiply_ff),
     ),
     "cc": (
         C,
         "(in0 * in1 + in0) * k * conj(in1)",
-        (cuda.multiply_cc, cuda.add_cc, lambda: cuda.multiply_const_cc(K), cuda.multiply_conjugate_cc),
+        (cuda.multiply_cc, lambda: cuda.add_cc(2), lambda: cuda.multiply_const_cc(K), cuda.multiply_conjugate_cc),
     ),
 }
 

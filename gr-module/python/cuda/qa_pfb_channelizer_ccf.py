@@ -8,11 +8,11 @@ channel maps, call splits, tags, set_taps between runs and restart."""
 
 import numpy as np
 import pmt
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gr, gr_unittest
 from gnuradio.filter import pfb
 
 from gnuradio import cuda
-from qa_support import flowgraph_test
+from qa_support import assert_relative, flowgraph_test, run_channels
 
 
 class qa_pfb_channelizer_ccf(flowgraph_test):
@@ -21,29 +21,10 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
     def values(self, n):
         return (self.rng.standard_normal(n) + 1j * self.rng.standard_normal(n)).astype(np.complex64)
 
-    def run_block(self, block, outputs, data, tags=(), runs=1, between=None):
-        tb = gr.top_block()
-        src = blocks.vector_source_c(data, False, 1, list(tags))
-        sinks = [blocks.vector_sink_c() for _ in range(outputs)]
-        tb.connect(src, block)
-        for port, sink in enumerate(sinks):
-            tb.connect((block, port), sink)
-        for run in range(runs):
-            if run > 0:
-                between(block)
-                src.set_data(data, list(tags))
-            tb.run()
-        return (
-            [np.array(s.data()) for s in sinks],
-            [[(t.offset, pmt.to_python(t.value)) for t in s.tags()] for s in sinks],
-        )
-
     def assert_close(self, gpu, cpu, what):
+        self.assertEqual(len(gpu), len(cpu), what)
         for channel, (g, c) in enumerate(zip(gpu, cpu)):
-            self.assertEqual(len(g), len(c), f"{what}, output {channel}")
-            rms = np.sqrt(np.mean(np.abs(c.astype(np.complex128)) ** 2))
-            error = np.max(np.abs(g.astype(np.complex128) - c)) if len(c) else 0.0
-            self.assertLessEqual(error, 1e-5 * rms, f"{what}, output {channel}: max error {error}, rms {rms}")
+            assert_relative(self, g, c, f"{what}, output {channel}")
 
     def test_against_gnuradio(self):
         for numchans, oversample_rate, ntaps, n in (
@@ -58,8 +39,8 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
             gpu_block = cuda.pfb_channelizer_ccf(numchans, taps, oversample_rate)
             cpu_block = pfb.channelizer_ccf(numchans, taps, oversample_rate)
             self.assertEqual([list(b) for b in gpu_block.taps()], [list(np.float32(b)) for b in cpu_block.taps()], what)
-            gpu, _ = self.run_block(gpu_block, numchans, data)
-            cpu, _ = self.run_block(cpu_block, numchans, data)
+            gpu, _ = run_channels(gpu_block, numchans, data)
+            cpu, _ = run_channels(cpu_block, numchans, data)
             self.assert_close(gpu, cpu, what)
 
     def test_channel_map_and_fewer_outputs(self):
@@ -70,23 +51,23 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
         for make in (cuda.pfb_channelizer_ccf, pfb.channelizer_ccf):
             block = make(8, taps, 2)
             block.set_channel_map(channel_map)
-            results.append(self.run_block(block, 8, data)[0])
+            results.append(run_channels(block, 8, data)[0])
         self.assert_close(results[0], results[1], "channel map")
         self.assertEqual(list(cuda.pfb_channelizer_ccf(8, taps).channel_map()), list(range(8)))
         # Three outputs connected: they carry the map's first three channels.
         block = cuda.pfb_channelizer_ccf(8, taps, 2)
         block.set_channel_map(channel_map)
-        partial, _ = self.run_block(block, 3, data)
+        partial, _ = run_channels(block, 3, data)
         self.assert_close(partial, results[1][:3], "three outputs")
 
     def test_output_does_not_depend_on_the_call_split(self):
         data = self.values(64_011)
         taps = list(self.rng.standard_normal(61).astype(np.float32))
-        reference, _ = self.run_block(cuda.pfb_channelizer_ccf(16, taps, 16 / 12), 16, data)
+        reference, _ = run_channels(cuda.pfb_channelizer_ccf(16, taps, 16 / 12), 16, data)
         for max_noutput in (4, 12, 300, 2048):
             block = cuda.pfb_channelizer_ccf(16, taps, 16 / 12)
             block.set_max_noutput_items(max_noutput)
-            split, _ = self.run_block(block, 16, data)
+            split, _ = run_channels(block, 16, data)
             for channel in range(16):
                 np.testing.assert_array_equal(split[channel], reference[channel], err_msg=f"max {max_noutput}")
 
@@ -96,8 +77,8 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
         tags = [gr.tag_utils.python_to_tag((o, pmt.intern("k"), pmt.from_long(i))) for i, o in enumerate(offsets)]
         taps = list(self.rng.standard_normal(33).astype(np.float32))
         for oversample_rate in (1, 2):
-            _, gpu_tags = self.run_block(cuda.pfb_channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
-            _, cpu_tags = self.run_block(pfb.channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
+            _, gpu_tags = run_channels(cuda.pfb_channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
+            _, cpu_tags = run_channels(pfb.channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
             for channel in range(8):
                 self.assertEqual(sorted(gpu_tags[channel]), sorted(cpu_tags[channel]), f"oversample {oversample_rate}")
 
@@ -107,7 +88,7 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
         second = list(self.rng.standard_normal(45).astype(np.float32))
         results = []
         for make in (cuda.pfb_channelizer_ccf, pfb.channelizer_ccf):
-            results.append(self.run_block(make(6, first, 2), 6, data, runs=2, between=lambda b: b.set_taps(second))[0])
+            results.append(run_channels(make(6, first, 2), 6, data, runs=2, between=lambda b: b.set_taps(second))[0])
         self.assert_close(results[0], results[1], "set_taps between runs")
 
 

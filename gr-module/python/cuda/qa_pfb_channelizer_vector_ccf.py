@@ -13,7 +13,7 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio.filter import pfb
 
 from gnuradio import cuda
-from qa_support import flowgraph_test
+from qa_support import assert_relative, flowgraph_test, run_channels
 
 
 class qa_pfb_channelizer_vector_ccf(flowgraph_test):
@@ -36,29 +36,10 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
         vectors = np.array(sink.data()).reshape(-1, numchans)
         return list(vectors.T), [(t.offset, pmt.to_python(t.value)) for t in sink.tags()]
 
-    def run_hier(self, block, outputs, data, tags=(), runs=1, between=None):
-        tb = gr.top_block()
-        src = blocks.vector_source_c(data, False, 1, list(tags))
-        sinks = [blocks.vector_sink_c() for _ in range(outputs)]
-        tb.connect(src, block)
-        for port, sink in enumerate(sinks):
-            tb.connect((block, port), sink)
-        for run in range(runs):
-            if run > 0:
-                between(block)
-                src.set_data(data, list(tags))
-            tb.run()
-        return [np.array(s.data()) for s in sinks], [
-            [(t.offset, pmt.to_python(t.value)) for t in s.tags()] for s in sinks
-        ]
-
     def assert_close(self, gpu, cpu, what):
         self.assertEqual(len(gpu), len(cpu), what)
         for channel, (g, c) in enumerate(zip(gpu, cpu)):
-            self.assertEqual(len(g), len(c), f"{what}, entry {channel}")
-            rms = np.sqrt(np.mean(np.abs(c.astype(np.complex128)) ** 2))
-            error = np.max(np.abs(g.astype(np.complex128) - c)) if len(c) else 0.0
-            self.assertLessEqual(error, 1e-5 * rms, f"{what}, entry {channel}: max error {error}, rms {rms}")
+            assert_relative(self, g, c, f"{what}, entry {channel}")
 
     def test_against_gnuradio(self):
         for numchans, oversample_rate, ntaps, n in (
@@ -74,7 +55,7 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
             cpu_block = pfb.channelizer_ccf(numchans, taps, oversample_rate)
             self.assertEqual([list(b) for b in gpu_block.taps()], [list(np.float32(b)) for b in cpu_block.taps()], what)
             gpu, _ = self.run_vector(gpu_block, numchans, data)
-            cpu, _ = self.run_hier(cpu_block, numchans, data)
+            cpu, _ = run_channels(cpu_block, numchans, data)
             self.assert_close(gpu, cpu, what)
 
     def test_channel_map(self):
@@ -87,7 +68,7 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
         gpu, _ = self.run_vector(block, 8, data)
         hier = pfb.channelizer_ccf(8, taps, 2)
         hier.set_channel_map(channel_map)
-        cpu, _ = self.run_hier(hier, 8, data)
+        cpu, _ = run_channels(hier, 8, data)
         self.assert_close(gpu, cpu, "channel map")
         self.assertEqual(list(cuda.pfb_channelizer_vector_ccf(8, taps).channel_map()), list(range(8)))
         # An empty map changes nothing, as in GNU Radio.
@@ -116,7 +97,7 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
         taps = list(self.rng.standard_normal(33).astype(np.float32))
         for oversample_rate in (1, 2):
             _, gpu_tags = self.run_vector(cuda.pfb_channelizer_vector_ccf(8, taps, oversample_rate), 8, data, tags)
-            _, cpu_tags = self.run_hier(pfb.channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
+            _, cpu_tags = run_channels(pfb.channelizer_ccf(8, taps, oversample_rate), 8, data, tags)
             self.assertEqual(sorted(gpu_tags), sorted(cpu_tags[0]), f"oversample {oversample_rate}")
 
     def test_setters_between_runs(self):
@@ -130,9 +111,9 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
             block.set_channel_map(new_map)
 
         gpu, _ = self.run_vector(cuda.pfb_channelizer_vector_ccf(6, first, 2), 6, data, runs=2, between=change_gpu)
-        cpu_first, _ = self.run_hier(pfb.channelizer_ccf(6, first, 2), 6, data)
+        cpu_first, _ = run_channels(pfb.channelizer_ccf(6, first, 2), 6, data)
         hier = pfb.channelizer_ccf(6, first, 2)
-        cpu, _ = self.run_hier(hier, 6, data, runs=2, between=lambda b: b.set_taps(second))
+        cpu, _ = run_channels(hier, 6, data, runs=2, between=lambda b: b.set_taps(second))
         # The second run's vectors follow the new map; the first run's kept the identity.
         steps = len(cpu_first[0])
         self.assert_close([g[:steps] for g in gpu], cpu_first, "first run")

@@ -153,6 +153,27 @@ def run_ports(sources, block, sinks):
     return [np.array(sink.data()) for sink in sinks]
 
 
+def run_channels(block, outputs, data, tags=(), runs=1, between=None):
+    """A complex vector source of data (with tags) into block and a sink on each of its first
+    outputs, run runs times (between(block) before each run after the first, the source
+    rewound): each sink's data, and each sink's tags as (offset, value)."""
+    tb = gr.top_block()
+    source = blocks.vector_source_c(data, False, 1, list(tags))
+    sinks = [blocks.vector_sink_c() for _ in range(outputs)]
+    tb.connect(source, block)
+    for port, sink in enumerate(sinks):
+        tb.connect((block, port), sink)
+    for run_index in range(runs):
+        if run_index > 0:
+            between(block)
+            source.set_data(data, list(tags))
+        tb.run()
+    return (
+        [np.array(sink.data()) for sink in sinks],
+        [[(t.offset, pmt.to_python(t.value)) for t in sink.tags()] for sink in sinks],
+    )
+
+
 def assert_relative(test, got, want, message=""):
     """Agreement to 1e-5 of the output's RMS (got's largest error over want's RMS)."""
     test.assertEqual(len(got), len(want), message)

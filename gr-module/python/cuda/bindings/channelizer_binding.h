@@ -1,0 +1,49 @@
+/*
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The Python class of both channelizers: GNU Radio's arguments, and when no taps are
+// given the prototype filter.pfb.channelizer_ccf designs (its own create_taps), so that
+// the same arguments give the same output as GNU Radio's hier block.
+
+#ifndef INCLUDED_CUDA_CHANNELIZER_BINDING_H
+#define INCLUDED_CUDA_CHANNELIZER_BINDING_H
+
+#include <gnuradio/block.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <memory>
+#include <vector>
+
+template <class Block>
+void bind_channelizer(pybind11::module& m, const char* name, const char* documentation)
+{
+    namespace py = pybind11;
+    auto make =
+        [](unsigned numchans, py::object taps, float oversample_rate, double atten) {
+            std::vector<float> prototype;
+            if (!taps.is_none()) {
+                prototype = taps.cast<std::vector<float>>();
+            }
+            if (prototype.empty() && numchans > 0) {
+                py::object channelizer =
+                    py::module::import("gnuradio.filter.pfb").attr("channelizer_ccf");
+                prototype = channelizer.attr("create_taps")(numchans, atten)
+                                .template cast<std::vector<float>>();
+            }
+            return Block::make(numchans, prototype, oversample_rate);
+        };
+    py::class_<Block, gr::block, gr::basic_block, std::shared_ptr<Block>>(
+        m, name, documentation)
+        .def(py::init(make),
+             py::arg("numchans"),
+             py::arg("taps") = py::none(),
+             py::arg("oversample_rate") = 1.0,
+             py::arg("atten") = 100.0)
+        .def("set_taps", &Block::set_taps, py::arg("taps"))
+        .def("taps", &Block::taps)
+        .def("set_channel_map", &Block::set_channel_map, py::arg("newmap"))
+        .def("channel_map", &Block::channel_map);
+}
+
+#endif /* INCLUDED_CUDA_CHANNELIZER_BINDING_H */
