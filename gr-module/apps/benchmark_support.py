@@ -204,7 +204,8 @@ def plot(path, title, xlabel, ylabel, series, log_x=True, log_y=False):
     except ImportError:
         print(f"(matplotlib missing: {path} not drawn)")
         return
-    figure, axes = plt.subplots(figsize=(7, 4))
+    # The legend goes below the axes: with many series it would hide the lines.
+    figure, axes = plt.subplots(figsize=(7, 4 + 0.25 * len(series)))
     for label, points in series.items():
         if not points:
             continue
@@ -218,7 +219,7 @@ def plot(path, title, xlabel, ylabel, series, log_x=True, log_y=False):
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.grid(True, alpha=0.3)
-    axes.legend()
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), fontsize="small", ncol=1 if len(series) > 6 else 2)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
