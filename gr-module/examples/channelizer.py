@@ -4,8 +4,11 @@
 #
 """Channelizer on the GPU: tones in noise at known channels from the CPU, channel powers back.
 
-    tones + noise (CPU) -> pfb_channelizer_ccf, 64 channels -> streams_to_vector ->
-    |x|^2 (all GPU) -> averaging and detection (CPU)
+    tones + noise (CPU) -> pfb_channelizer_vector_ccf, 64 channels -> |x|^2 of each
+    64-vector (both GPU) -> averaging and detection (CPU)
+
+With --streams the channelizer is pfb_channelizer_ccf, one output per channel as GNU
+Radio's, joined again by streams_to_vector on the GPU (the form channelizer.grc draws).
 
 Prints the channels that carry energy and the throughput, and exits non-zero when they are
 not the channels of the tones. Runs on the GPU when there is one, else on libgrcuda's
@@ -22,7 +25,7 @@ from gnuradio import cuda
 
 
 class channelizer(gr.top_block):
-    def __init__(self, samples, channels, sample_rate, tone_channels):
+    def __init__(self, samples, channels, sample_rate, tone_channels, streams):
         gr.top_block.__init__(self, "GPU channelizer")
         self.add = blocks.add_cc()
         for port, channel in enumerate(tone_channels):
@@ -31,14 +34,18 @@ class channelizer(gr.top_block):
             self.connect(analog.sig_source_c(sample_rate, analog.GR_COS_WAVE, frequency, 1.0), (self.add, port))
         self.connect(analog.noise_source_c(analog.GR_GAUSSIAN, 0.5, 42), (self.add, len(tone_channels)))
         self.head = blocks.head(gr.sizeof_gr_complex, samples)
-        self.channelizer = cuda.pfb_channelizer_ccf(channels)
-        self.to_vectors = cuda.streams_to_vector(gr.sizeof_gr_complex, channels)
         self.power = cuda.complex_to_mag_squared(channels)
         self.powers = blocks.vector_sink_f(channels)
-        self.connect(self.add, self.head, self.channelizer)
-        for channel in range(channels):
-            self.connect((self.channelizer, channel), (self.to_vectors, channel))
-        self.connect(self.to_vectors, self.power, self.powers)
+        if streams:
+            self.channelizer = cuda.pfb_channelizer_ccf(channels)
+            self.to_vectors = cuda.streams_to_vector(gr.sizeof_gr_complex, channels)
+            self.connect(self.add, self.head, self.channelizer)
+            for channel in range(channels):
+                self.connect((self.channelizer, channel), (self.to_vectors, channel))
+            self.connect(self.to_vectors, self.power, self.powers)
+        else:
+            self.channelizer = cuda.pfb_channelizer_vector_ccf(channels)
+            self.connect(self.add, self.head, self.channelizer, self.power, self.powers)
 
 
 def main():
@@ -47,11 +54,12 @@ def main():
     parser.add_argument("--channels", type=int, default=64)
     parser.add_argument("--sample-rate", type=float, default=64e6)
     parser.add_argument("--tones", type=int, nargs="+", default=[3, 17, 40, 58])
+    parser.add_argument("--streams", action="store_true", help="one channelizer output per channel")
     args = parser.parse_args()
 
     gr.logging().set_default_level(gr.log_levels.info)
     simulated = cuda.simulated()
-    flowgraph = channelizer(args.samples, args.channels, args.sample_rate, args.tones)
+    flowgraph = channelizer(args.samples, args.channels, args.sample_rate, args.tones, args.streams)
     started = time.perf_counter()
     flowgraph.run()
     elapsed = time.perf_counter() - started
