@@ -20,7 +20,7 @@ import os
 from gnuradio import analog, blocks, gr
 
 import benchmark_support
-from benchmark_support import configure, plot, raw, steady_rate
+from benchmark_support import add_volume_argument, configure, copy_rate, plot, prepare_baselines, steady_rate
 
 from gnuradio import cuda
 
@@ -63,15 +63,6 @@ BLOCKS = {
 }
 
 
-def copy_rate(args):
-    """Device-to-device copy kernel: bytes read + written per second."""
-    r = args.raw
-    nbytes = (1 << 22) * C
-    source, destination = r.memory(0, nbytes), r.memory(0, nbytes)
-    calls = max(8, args.volume // nbytes)
-    return 2 * nbytes * calls / r.timed(calls, lambda: r.copy_kernel(destination, source, nbytes))
-
-
 def flowgraph_rate(args, block, inputs, outputs, items, rate, gpu):
     """Output items per second of block between null sources and sinks."""
     tb = gr.top_block()
@@ -89,7 +80,7 @@ def flowgraph_rate(args, block, inputs, outputs, items, rate, gpu):
 
 
 def elementwise(args, results):
-    copy = copy_rate(args)
+    copy = copy_rate(args, (1 << 22) * C)
     print(f"Device-to-device copy kernel: {copy / 1e9:.0f} GB/s (read + written).\n")
     print("| block | items per call | GPU Mitems/s | CPU Mitems/s | GPU / CPU | roofline Mitems/s | % of roofline |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -123,18 +114,12 @@ def draw(results, folder):
     )
 
 
-def add_arguments(parser):
-    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per copy baseline figure")
-
-
-def prepare(args):
-    if args.quick:
-        args.volume = min(args.volume, 16 << 20)
-        args.seconds = min(args.seconds, 0.3)
-    args.raw = raw()
-
-
 if __name__ == "__main__":
     benchmark_support.main(
-        __doc__, "gr-cuda elementwise blocks benchmark", {"elementwise": elementwise}, draw, add_arguments, prepare
+        __doc__,
+        "gr-cuda elementwise blocks benchmark",
+        {"elementwise": elementwise},
+        draw,
+        add_volume_argument,
+        prepare_baselines,
     )

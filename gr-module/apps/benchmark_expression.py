@@ -23,7 +23,7 @@ import os
 from gnuradio import gr
 
 import benchmark_support
-from benchmark_support import configure, plot, raw, steady_rate
+from benchmark_support import add_volume_argument, configure, copy_rate, plot, prepare_baselines, steady_rate
 
 from gnuradio import cuda
 
@@ -43,15 +43,6 @@ CASES = {
         (cuda.multiply_cc, lambda: cuda.add_cc(2), lambda: cuda.multiply_const_cc(K), cuda.multiply_conjugate_cc),
     ),
 }
-
-
-def copy_rate(args):
-    """Device-to-device copy kernel: bytes read + written per second."""
-    r = args.raw
-    nbytes = (1 << 22) * C
-    source, destination = r.memory(0, nbytes), r.memory(0, nbytes)
-    calls = max(8, args.volume // nbytes)
-    return 2 * nbytes * calls / r.timed(calls, lambda: r.copy_kernel(destination, source, nbytes))
 
 
 def sources(size, items, args):
@@ -92,7 +83,7 @@ def separate_rate(args, types, items):
 
 
 def expression(args, results):
-    copy = copy_rate(args)
+    copy = copy_rate(args, (1 << 22) * C)
     print(f"Device-to-device copy kernel: {copy / 1e9:.0f} GB/s (read + written).\n")
     print(
         "| types | items per call | fused Mitems/s | separate Mitems/s | fused / separate "
@@ -139,18 +130,12 @@ def draw(results, folder):
     )
 
 
-def add_arguments(parser):
-    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per copy baseline figure")
-
-
-def prepare(args):
-    if args.quick:
-        args.volume = min(args.volume, 16 << 20)
-        args.seconds = min(args.seconds, 0.3)
-    args.raw = raw()
-
-
 if __name__ == "__main__":
     benchmark_support.main(
-        __doc__, "gr-cuda expression benchmark", {"expression": expression}, draw, add_arguments, prepare
+        __doc__,
+        "gr-cuda expression benchmark",
+        {"expression": expression},
+        draw,
+        add_volume_argument,
+        prepare_baselines,
     )

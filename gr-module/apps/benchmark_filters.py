@@ -25,7 +25,17 @@ import numpy as np
 from gnuradio import blocks, filter, gr
 
 import benchmark_support
-from benchmark_support import configure, grcuda, ok, plot, steady_rate, steady_rate_and_cores
+from benchmark_support import (
+    add_volume_argument,
+    configure,
+    copy_rate,
+    grcuda,
+    ok,
+    plot,
+    prepare_baselines,
+    steady_rate,
+    steady_rate_and_cores,
+)
 
 from gnuradio import cuda
 
@@ -81,14 +91,6 @@ def engine_rate(args, suffix, taps, method, outputs):
     rate = calls * outputs / r.timed(calls, launch)
     grcuda.grcuda_fir_filter_free(handle)
     return rate
-
-
-def copy_rate(args, nbytes):
-    """Device-to-device bytes per second of the copy kernel, at nbytes per copy."""
-    r = args.raw
-    source, destination = r.memory(0, nbytes), r.memory(0, nbytes)
-    calls = max(8, args.volume // nbytes)
-    return 2 * calls * nbytes / r.timed(calls, lambda: r.copy_kernel(destination, source, nbytes))
 
 
 def fft_pair_rate(args, size, batch):
@@ -219,17 +221,12 @@ def draw(results, folder):
         )
 
 
-def add_arguments(parser):
-    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
-
-
-def prepare(args):
-    if args.quick:
-        args.volume = min(args.volume, 16 << 20)
-    args.raw = benchmark_support.raw()
-
-
 if __name__ == "__main__":
     benchmark_support.main(
-        __doc__, "GPU FIR filters", {"methods": methods, "filters": filters}, draw, add_arguments, prepare
+        __doc__,
+        "GPU FIR filters",
+        {"methods": methods, "filters": filters},
+        draw,
+        add_volume_argument,
+        prepare_baselines,
     )

@@ -23,7 +23,7 @@ import os
 from gnuradio import gr
 
 import benchmark_support
-from benchmark_support import configure, plot, raw, steady_rate
+from benchmark_support import add_volume_argument, configure, plot, prepare_baselines, steady_rate
 
 from gnuradio import cuda
 
@@ -92,22 +92,12 @@ def draw(results, folder):
     )
 
 
-def add_arguments(parser):
-    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per cuFFT figure")
-
-
-def prepare(args):
-    if args.quick:
-        args.volume = min(args.volume, 16 << 20)
-    args.raw = raw()
-
-
 if __name__ == "__main__":
     benchmark_support.main(
         __doc__,
         "gr-cuda spectrum benchmark",
         {"spectra": spectra},
         draw,
-        add_arguments,
-        prepare,
+        add_volume_argument,
+        prepare_baselines,
     )

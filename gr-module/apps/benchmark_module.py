@@ -36,10 +36,11 @@ from gnuradio import blocks, fft as gr_fft, gr
 
 import benchmark_support
 from benchmark_support import (
+    add_volume_argument,
     configure,
     counters_enabled,
     plot,
-    raw,
+    prepare_baselines,
     steady_rate,
     steady_rate_and_cores,
     untouched_source,
@@ -455,14 +456,8 @@ def draw(results, folder):
 
 
 def add_arguments(parser):
-    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
+    add_volume_argument(parser)
     parser.add_argument("--latency-rate", type=float, default=100e6, help="samples/s of the latency flowgraph")
-
-
-def prepare(args):
-    if args.quick:
-        args.volume = min(args.volume, 16 << 20)
-    args.raw = raw()
 
 
 if __name__ == "__main__":
@@ -480,5 +475,5 @@ if __name__ == "__main__":
         },
         draw,
         add_arguments,
-        prepare,
+        prepare_baselines,
     )

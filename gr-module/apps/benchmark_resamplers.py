@@ -30,7 +30,7 @@ from gnuradio import blocks, filter as gr_filter, gr
 from gnuradio.filter import pfb
 
 import benchmark_support
-from benchmark_support import configure, plot, raw, steady_rate
+from benchmark_support import add_volume_argument, configure, copy_rate, plot, prepare_baselines, steady_rate
 
 from gnuradio import cuda
 
@@ -142,14 +142,6 @@ def cpu_rate(args, row, per_call):
     return input_rate(args, row, source, row["cpu"](), sinks, per_call)
 
 
-def copy_rate(r, volume):
-    """Bytes read plus bytes written per second by the device-to-device copy kernel."""
-    chunk = 64 << 20
-    source, destination = r.memory(0, chunk), r.memory(0, chunk)
-    calls = max(8, volume // chunk)
-    return 2 * calls * chunk / r.timed(calls, lambda: r.copy_kernel(destination, source, chunk))
-
-
 def transform_rate(r, channels, step, per_call, volume):
     """Input samples per second that cuFFT's M-point transforms keep up with: one per D
     input items, batched as one call of the block batches them."""
@@ -162,7 +154,7 @@ def transform_rate(r, channels, step, per_call, volume):
 
 def polyphase(args, results):
     r = args.raw
-    copy = copy_rate(r, args.volume)
+    copy = copy_rate(args, 64 << 20)
     print("### Polyphase blocks vs GNU Radio's CPU blocks and the roofline\n")
     print(
         f"Input Msamples/s. Roofline: input + output bytes at the device-to-device copy rate "
@@ -217,17 +209,12 @@ def draw(results, folder):
     )
 
 
-def add_arguments(parser):
-    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
-
-
-def prepare(args):
-    if args.quick:
-        args.volume = min(args.volume, 16 << 20)
-    args.raw = raw()
-
-
 if __name__ == "__main__":
     benchmark_support.main(
-        __doc__, "gr-cuda polyphase blocks benchmark", {"polyphase": polyphase}, draw, add_arguments, prepare
+        __doc__,
+        "gr-cuda polyphase blocks benchmark",
+        {"polyphase": polyphase},
+        draw,
+        add_volume_argument,
+        prepare_baselines,
     )

@@ -153,6 +153,27 @@ def counters_enabled():
     return os.environ.get("GR_CONF_PERFCOUNTERS_ON", "").lower() in ("1", "true", "yes")
 
 
+def add_volume_argument(parser):
+    """--volume: the bytes each same-run baseline (copy kernel, cuFFT) moves."""
+    parser.add_argument("--volume", type=int, default=2 << 30, help="bytes per baseline figure")
+
+
+def prepare_baselines(args):
+    """args.raw for the baselines, and a small --volume in a smoke run (--quick)."""
+    if args.quick:
+        args.volume = min(args.volume, 16 << 20)
+    args.raw = raw()
+
+
+def copy_rate(args, nbytes):
+    """Bytes read plus bytes written per second by libgrcuda's device-to-device copy kernel,
+    at nbytes per copy."""
+    r = args.raw
+    source, destination = r.memory(0, nbytes), r.memory(0, nbytes)
+    calls = max(8, args.volume // nbytes)
+    return 2 * calls * nbytes / r.timed(calls, lambda: r.copy_kernel(destination, source, nbytes))
+
+
 def main(description, title, tables, draw, add_arguments=None, prepare=None):
     r"""The command line both benchmarks share: runs \p tables (name -> function(args,
     results), each appending its rows to results[name]) and prints their Markdown; writes

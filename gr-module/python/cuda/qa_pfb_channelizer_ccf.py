@@ -12,7 +12,7 @@ from gnuradio import gr, gr_unittest
 from gnuradio.filter import pfb
 
 from gnuradio import cuda
-from qa_support import assert_relative, flowgraph_test, run_channels
+from qa_support import assert_channels_close, flowgraph_test, run_channels
 
 
 class qa_pfb_channelizer_ccf(flowgraph_test):
@@ -20,11 +20,6 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
 
     def values(self, n):
         return (self.rng.standard_normal(n) + 1j * self.rng.standard_normal(n)).astype(np.complex64)
-
-    def assert_close(self, gpu, cpu, what):
-        self.assertEqual(len(gpu), len(cpu), what)
-        for channel, (g, c) in enumerate(zip(gpu, cpu)):
-            assert_relative(self, g, c, f"{what}, output {channel}")
 
     def test_against_gnuradio(self):
         for numchans, oversample_rate, ntaps, n in (
@@ -41,7 +36,7 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
             self.assertEqual([list(b) for b in gpu_block.taps()], [list(np.float32(b)) for b in cpu_block.taps()], what)
             gpu, _ = run_channels(gpu_block, numchans, data)
             cpu, _ = run_channels(cpu_block, numchans, data)
-            self.assert_close(gpu, cpu, what)
+            assert_channels_close(self, gpu, cpu, what)
 
     def test_channel_map_and_fewer_outputs(self):
         data = self.values(40_000)
@@ -52,13 +47,13 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
             block = make(8, taps, 2)
             block.set_channel_map(channel_map)
             results.append(run_channels(block, 8, data)[0])
-        self.assert_close(results[0], results[1], "channel map")
+        assert_channels_close(self, results[0], results[1], "channel map")
         self.assertEqual(list(cuda.pfb_channelizer_ccf(8, taps).channel_map()), list(range(8)))
         # Three outputs connected: they carry the map's first three channels.
         block = cuda.pfb_channelizer_ccf(8, taps, 2)
         block.set_channel_map(channel_map)
         partial, _ = run_channels(block, 3, data)
-        self.assert_close(partial, results[1][:3], "three outputs")
+        assert_channels_close(self, partial, results[1][:3], "three outputs")
 
     def test_output_does_not_depend_on_the_call_split(self):
         data = self.values(64_011)
@@ -89,7 +84,7 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
         results = []
         for make in (cuda.pfb_channelizer_ccf, pfb.channelizer_ccf):
             results.append(run_channels(make(6, first, 2), 6, data, runs=2, between=lambda b: b.set_taps(second))[0])
-        self.assert_close(results[0], results[1], "set_taps between runs")
+        assert_channels_close(self, results[0], results[1], "set_taps between runs")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio.filter import pfb
 
 from gnuradio import cuda
-from qa_support import assert_relative, flowgraph_test, run_channels
+from qa_support import assert_channels_close, flowgraph_test, run_channels
 
 
 class qa_pfb_channelizer_vector_ccf(flowgraph_test):
@@ -36,11 +36,6 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
         vectors = np.array(sink.data()).reshape(-1, numchans)
         return list(vectors.T), [(t.offset, pmt.to_python(t.value)) for t in sink.tags()]
 
-    def assert_close(self, gpu, cpu, what):
-        self.assertEqual(len(gpu), len(cpu), what)
-        for channel, (g, c) in enumerate(zip(gpu, cpu)):
-            assert_relative(self, g, c, f"{what}, entry {channel}")
-
     def test_against_gnuradio(self):
         for numchans, oversample_rate, ntaps, n in (
             (64, 1, 0, 1_000_000),
@@ -56,7 +51,7 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
             self.assertEqual([list(b) for b in gpu_block.taps()], [list(np.float32(b)) for b in cpu_block.taps()], what)
             gpu, _ = self.run_vector(gpu_block, numchans, data)
             cpu, _ = run_channels(cpu_block, numchans, data)
-            self.assert_close(gpu, cpu, what)
+            assert_channels_close(self, gpu, cpu, what)
 
     def test_channel_map(self):
         data = self.values(40_000)
@@ -69,7 +64,7 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
         hier = pfb.channelizer_ccf(8, taps, 2)
         hier.set_channel_map(channel_map)
         cpu, _ = run_channels(hier, 8, data)
-        self.assert_close(gpu, cpu, "channel map")
+        assert_channels_close(self, gpu, cpu, "channel map")
         self.assertEqual(list(cuda.pfb_channelizer_vector_ccf(8, taps).channel_map()), list(range(8)))
         # An empty map changes nothing, as in GNU Radio.
         block.set_channel_map([])
@@ -116,9 +111,9 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
         cpu, _ = run_channels(hier, 6, data, runs=2, between=lambda b: b.set_taps(second))
         # The second run's vectors follow the new map; the first run's kept the identity.
         steps = len(cpu_first[0])
-        self.assert_close([g[:steps] for g in gpu], cpu_first, "first run")
-        self.assert_close(
-            [g[steps:] for g in gpu], [cpu[c][steps:] for c in new_map], "after set_taps and set_channel_map"
+        assert_channels_close(self, [g[:steps] for g in gpu], cpu_first, "first run")
+        assert_channels_close(
+            self, [g[steps:] for g in gpu], [cpu[c][steps:] for c in new_map], "after set_taps and set_channel_map"
         )
 
     def test_bad_channel_map(self):

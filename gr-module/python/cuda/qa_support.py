@@ -174,6 +174,13 @@ def run_channels(block, outputs, data, tags=(), runs=1, between=None):
     )
 
 
+def assert_channels_close(test, got, want, what):
+    """assert_relative for each of a block's outputs (or vector entries), as many as want."""
+    test.assertEqual(len(got), len(want), what)
+    for channel, (g, w) in enumerate(zip(got, want)):
+        assert_relative(test, g, w, f"{what}, channel {channel}")
+
+
 def assert_relative(test, got, want, message=""):
     """Agreement to 1e-5 of the output's RMS (got's largest error over want's RMS)."""
     test.assertEqual(len(got), len(want), message)
