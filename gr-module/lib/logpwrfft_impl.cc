@@ -291,15 +291,6 @@ void logpwrfft_impl<T>::forecast(int noutput_items, gr_vector_int& ninput_items_
 }
 
 template <class T>
-void logpwrfft_impl<T>::reserve(size_t frames)
-{
-    if (frames > d_capacity) {
-        d_spectra.reserve(frames * d_fft_size * sizeof(gr_complex));
-        d_capacity = frames;
-    }
-}
-
-template <class T>
 void logpwrfft_impl<T>::propagate_tags(int consumed)
 {
     // stream_to_vector rounds offset / fft_size to the nearest vector (GNU Radio's exact
@@ -329,7 +320,7 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
         return 0;
     }
     const size_t frames = largest_power_of_two_at_most(static_cast<size_t>(available));
-    reserve(frames);
+    d_spectra.reserve(frames * d_fft_size * sizeof(gr_complex)); // grows only
     const grcuda_stream* queue = this->stream();
     // The kept vector of each group is its last.
     const T* first_kept =

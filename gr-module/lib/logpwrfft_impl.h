@@ -52,7 +52,6 @@ private:
     void apply_decimation(int decimation);
     //! Input items per frame: fft_size times the decimation.
     int64_t group_items() const;
-    void reserve(size_t frames);
     //! Moves the tags of `consumed` input items as GNU Radio's chain moves them.
     void propagate_tags(int consumed);
 
@@ -73,7 +72,6 @@ private:
     device_array d_window;  // fft_size taps
     device_array d_state;   // the average's previous output per bin (floats)
     device_array d_spectra; // FFT input, transformed in place
-    size_t d_capacity = 0;  // frames d_spectra holds
 };
 
 } // namespace cuda

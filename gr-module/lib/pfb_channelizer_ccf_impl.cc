@@ -34,15 +34,10 @@ pfb_channelizer_ccf_impl::pfb_channelizer_ccf_impl(unsigned numchans,
           "pfb_channelizer_ccf",
           gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type),
           gr::io_signature::make(1, numchans, sizeof(gr_complex), cuda_buffer::type)),
-      polyphase_channelizer_block(block_name, numchans, oversample_rate),
+      polyphase_channelizer_block(block_name, numchans, oversample_rate, false),
       d_offsets(stream(), std::string(block_name) + " output offsets")
 {
     start_with(taps);
-}
-
-void pfb_channelizer_ccf_impl::check_channel_map(const std::vector<int>&) const
-{
-    // Any length: a map shorter than the connected outputs is refused when work() starts.
 }
 
 void pfb_channelizer_ccf_impl::install_output_offsets(

@@ -27,7 +27,6 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    void check_channel_map(const std::vector<int>& map) const override;
     //! Uploads the outputs' addresses relative to output 0 when they changed.
     void install_output_offsets(const gr_vector_void_star& output_items);
 

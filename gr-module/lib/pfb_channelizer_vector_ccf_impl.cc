@@ -32,19 +32,9 @@ pfb_channelizer_vector_ccf_impl::pfb_channelizer_vector_ccf_impl(
           "pfb_channelizer_vector_ccf",
           gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(gr_complex) * numchans, cuda_buffer::type)),
-      polyphase_channelizer_block(block_name, numchans, oversample_rate)
+      polyphase_channelizer_block(block_name, numchans, oversample_rate, true)
 {
     start_with(taps);
-}
-
-void pfb_channelizer_vector_ccf_impl::check_channel_map(const std::vector<int>& map) const
-{
-    if (map.size() != d_channels) {
-        arguments::refuse(d_name,
-                          "channel map must have one entry per vector entry, " +
-                              std::to_string(d_channels) + ", got " +
-                              std::to_string(map.size()));
-    }
 }
 
 int pfb_channelizer_vector_ccf_impl::general_work(int noutput_items,

@@ -25,9 +25,6 @@ public:
                      gr_vector_int& ninput_items,
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override;
-
-private:
-    void check_channel_map(const std::vector<int>& map) const override;
 };
 
 } // namespace cuda

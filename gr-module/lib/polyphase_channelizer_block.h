@@ -118,7 +118,12 @@ public:
         if (map.empty()) {
             return;
         }
-        check_channel_map(map);
+        if (d_one_entry_per_channel && map.size() != d_channels) {
+            arguments::refuse(d_name,
+                              "channel map must have one entry per vector entry, " +
+                                  std::to_string(d_channels) + ", got " +
+                                  std::to_string(map.size()));
+        }
         for (size_t entry = 0; entry < map.size(); entry++) {
             if (map[entry] < 0 || static_cast<unsigned>(map[entry]) >= d_channels) {
                 // GNU Radio's std::invalid_argument, with the entry named.
@@ -152,12 +157,17 @@ public:
     }
 
 protected:
+    //! \p one_entry_per_channel: a channel map must name a channel for each of the
+    //! numchans outputs (vector entries); otherwise it may be shorter, covering the
+    //! connected outputs, which work() checks.
     polyphase_channelizer_block(const char* name,
                                 unsigned numchans,
-                                float oversample_rate)
+                                float oversample_rate,
+                                bool one_entry_per_channel)
         : d_name(name),
           d_channels(numchans),
           d_map(this->stream(), std::string(name) + " channel map"),
+          d_one_entry_per_channel(one_entry_per_channel),
           d_oversample_rate(oversample_rate),
           d_step_advance(static_cast<unsigned>(std::lround(numchans / oversample_rate))),
           d_taps(this->stream(), std::string(name) + " taps"),
@@ -183,9 +193,6 @@ protected:
         set_taps(taps);
         install_changes();
     }
-
-    //! Refuses a channel map the block cannot output (besides bad entries).
-    virtual void check_channel_map(const std::vector<int>& map) const = 0;
 
     //! Uploads what the setters stored; returns whether the taps changed, in which case
     //! work() returns 0 (the history may have changed).
@@ -296,6 +303,7 @@ private:
         }
     }
 
+    const bool d_one_entry_per_channel;
     const float d_oversample_rate;
     const unsigned d_step_advance;  // numchans / oversample_rate
     std::vector<float> d_prototype; // padded to a multiple of numchans

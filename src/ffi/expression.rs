@@ -133,18 +133,8 @@ pub extern "C" fn grcuda_expression_launch(
     guard(|| {
         let expression = &borrow(expression, "expression")?.expression;
         let stream = &borrow(stream, "stream")?.stream;
-        let inputs = borrow_slice(inputs, input_count, "inputs")?;
-        if inputs.len() > crate::expression::MAX_INPUTS {
-            return Err(Error::invalid_argument(format!(
-                "input_count is {input_count}; an expression has at most {}",
-                crate::expression::MAX_INPUTS
-            )));
-        }
-        let mut addresses = [0u64; crate::expression::MAX_INPUTS];
-        for (address, &input) in addresses.iter_mut().zip(inputs) {
-            *address = input as u64;
-        }
-        unsafe { expression.launch(stream, &addresses[..inputs.len()], output as u64, items) }
+        let inputs = super::kernels::addresses(inputs, input_count, "inputs")?;
+        unsafe { expression.launch(stream, &inputs, output as u64, items) }
     })
 }
 

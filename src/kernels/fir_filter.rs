@@ -193,16 +193,13 @@ const OUTPUTS_PER_THREAD: usize = 8;
 const TILE_THREADS: u32 = 128;
 const TILE_OUTPUTS: usize = OUTPUTS_PER_THREAD * TILE_THREADS as usize;
 
-/// The shared memory that fits every GPU without asking for more (48 KiB).
-const SHARED_BYTES_PER_BLOCK: usize = 48 << 10;
-
 /// The dynamic shared memory of the tiled direct form (a tile's input, padded one item in
 /// eight), or None where it does not fit, and the kernel that reads device memory runs.
 fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Option<u32> {
     let items = (TILE_OUTPUTS - 1).checked_mul(decimation)?.checked_add(tap_count)?;
     let padded = items + items / 8 + 1;
     let bytes = padded.checked_mul(if types.complex_samples() { 8 } else { 4 })?;
-    (bytes <= SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
+    (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }
 
 /// Overlap-save, step 1: `segments[s * fft_size + t] = input[s * step + t]` as complex64 for

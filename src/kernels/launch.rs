@@ -27,6 +27,10 @@ use std::ffi::c_void;
 /// blocks, whatever the architecture.
 pub(crate) const BLOCK_SIZE: u32 = 256;
 
+/// The dynamic shared memory a block may use on every GPU without asking for more (48 KiB):
+/// the tiled kernels fall back to their device-memory forms beyond it.
+pub(crate) const SHARED_BYTES_PER_BLOCK: usize = 48 << 10;
+
 /// Blocks per multiprocessor at most; beyond this each thread loops instead.
 const BLOCKS_PER_MULTIPROCESSOR: u64 = 32;
 

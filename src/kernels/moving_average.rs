@@ -117,9 +117,6 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
 /// `MOVING_AVERAGE_TILE_THREADS` in `kernels/moving_average.cu`.
 const TILE_THREADS: u32 = 64;
 
-/// The shared memory that fits every GPU without asking for more (48 KiB).
-const SHARED_BYTES_PER_BLOCK: usize = 48 << 10;
-
 /// The dynamic shared memory of the tiled kernel (the outputs of a block's segments and
 /// their input, each padded one item in 32), or None where it does not fit, and the kernel
 /// that reads device memory runs.
@@ -128,5 +125,5 @@ fn tile_shared_bytes(item_bytes: usize, length: usize, segment: usize) -> Option
     let positions = TILE_THREADS as usize * segment;
     let items = padded(positions) + padded(positions.checked_add(length)? - 1) + 1;
     let bytes = items.checked_mul(item_bytes)?;
-    (bytes <= SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
+    (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }

@@ -49,7 +49,7 @@ fn stream_argument<'a>(stream: *const grcuda_stream) -> crate::Result<&'a Stream
     Ok(&borrow(stream, "stream")?.stream)
 }
 
-fn addresses(pointers: *const *const c_void, count: usize, name: &str) -> crate::Result<Vec<u64>> {
+pub(crate) fn addresses(pointers: *const *const c_void, count: usize, name: &str) -> crate::Result<Vec<u64>> {
     let pointers = borrow_slice(pointers, count, name)?;
     crate::fallible::collect(pointers.iter().map(|&p| Ok(p as u64)), &format!("the list of {count} {name}"))
 }
