@@ -10,6 +10,7 @@
 // cuFFT handles the plan keeps per batch stay few whatever noutput_items is.
 
 #include "arguments.h"
+#include "fft_batch.h"
 #include "fft_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
@@ -18,19 +19,6 @@
 
 namespace gr {
 namespace cuda {
-
-namespace {
-
-size_t largest_power_of_two_at_most(size_t n)
-{
-    size_t power = 1;
-    while (power * 2 <= n) {
-        power *= 2;
-    }
-    return power;
-}
-
-} // namespace
 
 fft::sptr fft::make(size_t fft_size,
                     bool forward,
@@ -158,7 +146,7 @@ int fft_impl::work(int noutput_items,
     if (noutput_items <= 0) {
         return 0;
     }
-    const size_t batch = largest_power_of_two_at_most(static_cast<size_t>(noutput_items));
+    const size_t batch = fft_batch(static_cast<size_t>(noutput_items));
     reserve(batch);
     transform(input_items[0], output_items[0], batch);
     return static_cast<int>(batch);

@@ -13,6 +13,7 @@
 // stay few.
 
 #include "arguments.h"
+#include "fft_batch.h"
 #include "logpwrfft_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
@@ -63,15 +64,6 @@ int rounded_decimation(const std::string& block, int fft_size, double decimation
                               arguments::value_text(decimation));
     }
     return static_cast<int>(rounded);
-}
-
-size_t largest_power_of_two_at_most(size_t n)
-{
-    size_t power = 1;
-    while (power * 2 <= n) {
-        power *= 2;
-    }
-    return power;
 }
 
 template <class T>
@@ -319,7 +311,7 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
     if (available <= 0) {
         return 0;
     }
-    const size_t frames = largest_power_of_two_at_most(static_cast<size_t>(available));
+    const size_t frames = fft_batch(static_cast<size_t>(available));
     d_spectra.reserve(frames * d_fft_size * sizeof(gr_complex)); // grows only
     const grcuda_stream* queue = this->stream();
     // The kept vector of each group is its last.

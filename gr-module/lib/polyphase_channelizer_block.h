@@ -24,6 +24,7 @@
 
 #include "arguments.h"
 #include "device_array.h"
+#include "fft_batch.h"
 #include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -227,11 +228,7 @@ protected:
         if (blocks <= 0) {
             return 0;
         }
-        int power = 1;
-        while (power * 2 <= blocks) {
-            power *= 2;
-        }
-        return static_cast<size_t>(power) * multiple;
+        return fft_batch(static_cast<size_t>(blocks)) * multiple;
     }
 
     /*!
