@@ -3,46 +3,48 @@
 //! Events: markers in a stream that other streams or the host can wait for.
 //!
 //! Synchronisation events are created without timing (cheaper to record). Whether a host wait
-//! spins or sleeps is the caller's choice: spinning answers in microseconds and burns a core,
-//! blocking sync frees the core at the cost of a wake-up, and the adaptive wait spins for a
-//! short while and then sleeps, so that short waits answer at once and long ones (a GPU-bound
-//! flowgraph's) free the core. Adaptive waits learn per thread: after a wait that outlasted the
-//! spin, the thread's next `ADAPTIVE_SLEEPS` waits sleep at once, since a GPU-bound block waits
-//! long call after call; then it tries the spin again. Counting waits rather than timing them
-//! keeps a slow wake-up from the driver from passing for a long wait. A record replaces the previous one; waits already enqueued keep
-//! the record they saw, which is what makes reusing events safe.
+//! spins or sleeps is the caller's choice: spinning answers in microseconds and burns a core;
+//! blocking sync (`CU_EVENT_BLOCKING_SYNC`) frees the waiting core, but every record of such an
+//! event makes the GPU interrupt the driver's event thread (`cuda-EvtHandlr`), which in a
+//! GPU-bound flowgraph costs the process most of a core whether anyone waits or not. The
+//! adaptive wait records plain events and sleeps in naps between queries instead: it spins
+//! for short waits, and for long ones sleeps for most of the time the thread's previous wait
+//! took, then naps in steps of an eighth of the time waited so far. So a GPU-bound thread,
+//! whose waits are long and alike, wakes a few times per wait. A record replaces the previous
+//! one; waits already enqueued keep the record they saw, which is what makes reusing events
+//! safe.
 
 use crate::device::Device;
 use crate::driver_calls;
 use crate::error::{DriverResultExt, Error, Result};
 use cudarc::driver::{result, sys};
+use std::time::{Duration, Instant};
 
 /// How the host waits for an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostWait {
     /// Poll until complete: lowest latency, one busy core while waiting.
     Spin,
-    /// Sleep in the driver until complete (`CU_EVENT_BLOCKING_SYNC`).
+    /// Sleep in the driver until complete (`CU_EVENT_BLOCKING_SYNC`): no polling, at the cost
+    /// of a GPU interrupt for every record.
     Block,
-    /// Poll for `ADAPTIVE_SPIN`, then sleep in the driver: the latency of spinning for short
-    /// waits, the free core of blocking sync for long ones. After a wait that outlasted the
-    /// spin, a thread's next `ADAPTIVE_SLEEPS` waits sleep at once.
+    /// Poll for up to `ADAPTIVE_SPIN` where the thread's previous wait was short; otherwise,
+    /// and after the spin, sleep in naps between queries (see the module's introduction).
     Adaptive,
 }
 
 /// How long an adaptive wait polls before it sleeps: longer than the GPU work of a small
-/// work() call and a blocking-sync wake-up, short against the milliseconds a GPU-bound
-/// block waits per call.
-pub const ADAPTIVE_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
+/// work() call, short against the hundreds of microseconds a GPU-bound block waits.
+pub const ADAPTIVE_SPIN: Duration = Duration::from_micros(50);
 
-/// Adaptive waits that sleep at once after a wait that outlasted `ADAPTIVE_SPIN`: a GPU-bound
-/// thread spins once every `ADAPTIVE_SLEEPS + 1` waits, and a thread whose waits turn short
-/// spins again after at most this many.
-const ADAPTIVE_SLEEPS: u32 = 7;
+/// The shortest and the longest nap of an adaptive wait between two queries. The longest
+/// bounds how late a long wait notices completion (and its wake-ups: 1000 per second).
+const SHORTEST_NAP: Duration = Duration::from_micros(10);
+const LONGEST_NAP: Duration = Duration::from_millis(1);
 
 thread_local! {
-    /// Adaptive waits this thread still makes without spinning.
-    static SLEEPS_LEFT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// How long this thread's previous adaptive wait took, until it saw the event complete.
+    static PREVIOUS_WAIT: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
 }
 
 pub struct Event {
@@ -59,7 +61,7 @@ impl Event {
     /// An event for synchronisation (no timing).
     pub fn new(device: &Device, host_wait: HostWait) -> Result<Event> {
         let mut flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
-        if host_wait != HostWait::Spin {
+        if host_wait == HostWait::Block {
             flags |= sys::CUevent_flags::CU_EVENT_BLOCKING_SYNC as u32;
         }
         let raw = match device.cuda_context() {
@@ -93,20 +95,27 @@ impl Event {
         if self.host_wait != HostWait::Adaptive {
             return unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize");
         }
-        let sleeps_left = SLEEPS_LEFT.get();
-        if sleeps_left > 0 {
-            SLEEPS_LEFT.set(sleeps_left - 1);
-        } else {
-            let started = std::time::Instant::now();
+        let started = Instant::now();
+        let expected = PREVIOUS_WAIT.get();
+        if expected < ADAPTIVE_SPIN {
             while started.elapsed() < ADAPTIVE_SPIN {
                 if self.is_complete()? {
+                    PREVIOUS_WAIT.set(started.elapsed());
                     return Ok(());
                 }
                 std::hint::spin_loop();
             }
-            SLEEPS_LEFT.set(ADAPTIVE_SLEEPS);
         }
-        unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize")
+        // Most of the previous wait in one sleep, then naps of an eighth of the time waited:
+        // a wait that turns short is noticed within a quarter of the previous one, and one
+        // that turns long within an eighth of its length.
+        while !self.is_complete()? {
+            let elapsed = started.elapsed();
+            let nap = (expected * 3 / 4).checked_sub(elapsed).unwrap_or(elapsed / 8);
+            std::thread::sleep(nap.clamp(SHORTEST_NAP, LONGEST_NAP));
+        }
+        PREVIOUS_WAIT.set(started.elapsed());
+        Ok(())
     }
 
     /// Whether the latest record is complete, without waiting.

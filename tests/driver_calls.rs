@@ -14,6 +14,7 @@
 use grcuda::block::{Block, Consumption};
 use grcuda::buffer::{Buffer, TransferType};
 use grcuda::driver_calls;
+use grcuda::ffi::GRCUDA_MAX_RECORDS_IN_FLIGHT as MAX_RECORDS_IN_FLIGHT;
 use grcuda::{BackendChoice, Device, HostWait, kernels};
 use std::sync::Arc;
 
@@ -137,4 +138,50 @@ fn general_blocks_make_a_record_per_input_and_output() {
     // As above, with a read record, and a record of the kernel's end for the copy stream.
     assert_eq!(block_b.0, 6);
     assert_eq!(sink.0, 1);
+}
+
+/// A GPU block whose kernels outlast its calls waits on the host once per half ring of
+/// records, not once per call: each wait (a sleep and a wake-up of its thread, where the host
+/// wait sleeps) frees half the ring. On the GPU the block's kernels are slow enough that the
+/// host runs a ring ahead; on the simulated backend every record is complete at once and the
+/// block never waits, which the counts bound the same way.
+#[test]
+fn a_gpu_bound_block_waits_once_per_half_ring() {
+    const ROUNDS: usize = 64;
+    let device = Device::open(0, BackendChoice::Auto).unwrap();
+    let buffer = Arc::new(Buffer::new(&device, 4, 4096, HostWait::Block).unwrap());
+    buffer.set_transfer_type(TransferType::DeviceToDevice).unwrap();
+    let mut block = Block::new(&device, HostWait::Block).unwrap();
+    block.attach_ports(&[], &[Some(buffer.clone())]).unwrap();
+    // About 0.2 ms of GPU work per call on an H200, a few microseconds of host work; one
+    // pass on the CPU, which runs it at once anyway.
+    let iterations = if device.is_simulated() { 1 } else { 2000 };
+    let mut index = 0;
+    let mut call = || {
+        let operations = Chain::count(|| {
+            let destination = buffer.writer_pointer(index).unwrap();
+            buffer.begin_write(index, CHUNK).unwrap();
+            unsafe { kernels::load(block.stream(), destination, destination, CHUNK * 4, iterations).unwrap() };
+            block.end_work(std::iter::empty()).unwrap();
+            buffer.post_work(index, CHUNK).unwrap();
+        });
+        index = (index + CHUNK) % buffer.ring_items();
+        operations
+    };
+    // Fill the ring of post records, then let the GPU fall a ring behind.
+    for _ in 0..2 * MAX_RECORDS_IN_FLIGHT {
+        call();
+    }
+    let calls: Vec<u64> = (0..ROUNDS).map(|_| call()).collect();
+    block.synchronize().unwrap();
+    // Every call: the kernel and end_work's event. A call that reuses a slot still pending
+    // queries the record half a ring newer and, while it runs, waits for it.
+    let waits = calls.iter().filter(|&&operations| operations == 4).count();
+    eprintln!("driver operations per call of a GPU-bound block: {calls:?}; {waits} waits in {ROUNDS} calls");
+    assert!(calls.iter().all(|&operations| (2..=4).contains(&operations)), "{calls:?}");
+    let half_ring = MAX_RECORDS_IN_FLIGHT / 2;
+    assert!(waits <= ROUNDS / half_ring + 1, "more than one wait per half ring: {calls:?}");
+    if !device.is_simulated() {
+        assert!(waits >= ROUNDS / half_ring - 1, "the GPU should have been a ring behind the host: {calls:?}");
+    }
 }

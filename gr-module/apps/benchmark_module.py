@@ -245,17 +245,18 @@ def gpu_chains(size, ffts=4):
     return f"null_source -> {middle} -> null_sink", size, fft_chain
 
 
-def measure_chain(args, build, samples_per_item, tuned_items=None, environment=None):
+def measure_chain(args, build, samples_per_item, tuned_items=None, environment=None, threads=None):
     """(Gsamples/s, CPU cores busy) of one flowgraph; \\p tuned_items: items per call set
     on every block (None: GNU Radio's defaults); \\p environment: variables set while the
-    flowgraph is made (cuda_buffer reads its settings then)."""
+    flowgraph is made (cuda_buffer reads its settings then); \\p threads: a dict for
+    steady_rate_and_cores' use per thread."""
     saved = {name: os.environ.get(name) for name in (environment or {})}
     os.environ.update(environment or {})
     try:
         tb, tuned, last = build()
         if tuned_items:
             configure(tuned, tuned_items, args.buffer_calls)
-        rate, cores = steady_rate_and_cores(tb, last, args.seconds)
+        rate, cores = steady_rate_and_cores(tb, last, args.seconds, threads=threads)
     finally:
         for name, value in saved.items():
             if value is None:
@@ -314,6 +315,17 @@ def host_wait(args, results):
     print()
 
 
+def source_paced_chain(build, source_items):
+    """\\p build with only its source's call size set: \\p source_items items per call."""
+
+    def paced():
+        tb, tuned, last = build()
+        tuned[0].set_max_noutput_items(source_items)
+        return tb, [], last
+
+    return paced
+
+
 def source_paced(args, results):
     r = args.raw
     print("### Source-paced: only the source's call size is set, every other block at its defaults\n")
@@ -334,16 +346,62 @@ def source_paced(args, results):
                 launch = lambda: r.fft(size, per_call // size, source, dest)  # noqa: E731
             baseline = calls * per_call / r.timed(calls, launch) / 1e9
 
-            def paced():
-                tb, tuned, last = build()
-                tuned[0].set_max_noutput_items(per_call // per_item)
-                return tb, [], last
-
-            rate, cores = measure_chain(args, paced, per_item)
+            rate, cores = measure_chain(args, source_paced_chain(build, per_call // per_item), per_item)
             results["source_paced"].append(
                 {"flowgraph": name, "per_call": per_call, "baseline": baseline, "rate": rate, "cores": cores}
             )
             print(f"| {name} | 2^{shift} | {baseline:.2f} | {rate:.2f} | {cores:.1f} | {percent(rate, baseline)} |")
+    print()
+
+
+def threads(args, results):
+    print("### Where the CPU goes: cores and sleeps per thread (diagnostic)\n")
+    print(
+        "Each thread of the process (GNU Radio names a block's thread after the block): its CPU time over "
+        "the wall time, and its voluntary context switches (sleeps: a host wait that blocks in the driver, "
+        "a condition variable of GNU Radio's scheduler) per second and per call of the source.\n"
+    )
+    print(
+        "| flowgraph | samples per source call | host wait | Gsamples/s | thread | cores | sleeps/s | sleeps per source call |"
+    )
+    print("|---|---:|---|---:|---|---:|---:|---:|")
+    fft_size = 1024 if args.quick else 65536
+    cases = [(fft_size, 4, 22, True, mode) for mode in ("spin", "adaptive", "block")]
+    if not args.quick:
+        cases += [(None, 1, 20, False, "adaptive"), (1024, 1, 20, False, "adaptive")]
+    for size, ffts, shift, tuned, mode in cases:
+        name, per_item, build = gpu_chains(size, ffts=ffts)
+        per_call = (1 << shift) // per_item
+        usage = {}
+        rate, _ = measure_chain(
+            args,
+            build if tuned else source_paced_chain(build, per_call),
+            per_item,
+            tuned_items=per_call if tuned else None,
+            environment={"GRCUDA_HOST_WAIT": mode},
+            threads=usage,
+        )
+        source_calls = rate * 1e9 / (1 << shift)
+        label = f"{name}{'' if tuned else ', source-paced'}"
+        for thread, (cores, sleeps) in sorted(usage.items(), key=lambda entry: -entry[1][0]):
+            if cores < 0.01 and sleeps < 10:
+                continue
+            results["threads"].append(
+                {
+                    "flowgraph": label,
+                    "per_call": 1 << shift,
+                    "host_wait": mode,
+                    "rate": rate,
+                    "thread": thread,
+                    "cores": cores,
+                    "sleeps": sleeps,
+                }
+            )
+            per_source_call = sleeps / source_calls if source_calls else 0
+            print(
+                f"| {label} | 2^{shift} | {mode} | {rate:.2f} | {thread} | {cores:.2f} | {sleeps:.0f} "
+                f"| {per_source_call:.2f} |"
+            )
     print()
 
 
@@ -471,6 +529,7 @@ if __name__ == "__main__":
             "defaults": defaults,
             "source_paced": source_paced,
             "host_wait": host_wait,
+            "threads": threads,
             "latency": latency,
         },
         draw,

@@ -122,19 +122,56 @@ def steady_rate(tb, last_block, seconds, warmup=0.5):
     return steady_rate_and_cores(tb, last_block, seconds, warmup)[0]
 
 
-def steady_rate_and_cores(tb, last_block, seconds, warmup=0.5):
+def steady_rate_and_cores(tb, last_block, seconds, warmup=0.5, threads=None):
     """steady_rate(), and the CPU cores the process kept busy meanwhile (its CPU time over
-    the wall time)."""
+    the wall time); \\p threads, a dict, receives thread_usage() over the same time."""
     tb.start()
     try:
         time.sleep(warmup)
         first, started, cpu_started = last_block.nitems_read(0), time.perf_counter(), time.process_time()
+        threads_started = thread_times() if threads is not None else None
         time.sleep(seconds)
         last, ended, cpu_ended = last_block.nitems_read(0), time.perf_counter(), time.process_time()
+        if threads is not None:
+            threads.update(thread_usage(threads_started, thread_times(), ended - started))
     finally:
         tb.stop()
         tb.wait()
     return (last - first) / (ended - started), (cpu_ended - cpu_started) / (ended - started)
+
+
+def thread_times():
+    """{thread id: (name, CPU seconds, voluntary context switches)} of this process's threads,
+    from Linux's /proc. A voluntary switch is a sleep: a host wait that blocks in the driver,
+    a condition variable of GNU Radio's scheduler, a sleep of Python's."""
+    times = {}
+    for tid in os.listdir("/proc/self/task"):
+        folder = f"/proc/self/task/{tid}"
+        try:
+            with open(f"{folder}/comm") as comm:
+                name = comm.read().strip()
+            with open(f"{folder}/stat") as stat:
+                # Fields after the name, which is in parentheses and may hold spaces.
+                fields = stat.read().rsplit(")", 1)[1].split()
+            seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            with open(f"{folder}/status") as status:
+                sleeps = next(int(line.split()[1]) for line in status if line.startswith("voluntary_ctxt_switches"))
+        except (OSError, StopIteration):
+            continue  # the thread ended meanwhile
+        times[tid] = (name, seconds, sleeps)
+    return times
+
+
+def thread_usage(before, after, seconds):
+    """{thread name: (cores, sleeps per second)} between two thread_times(), threads of one
+    name added up (GNU Radio names a block's thread after the block; the CUDA driver's and
+    Python's threads have their own names)."""
+    usage = {}
+    for tid, (name, cpu, sleeps) in after.items():
+        _, cpu_before, sleeps_before = before.get(tid, (name, 0.0, 0))
+        cores, rate = usage.get(name, (0.0, 0.0))
+        usage[name] = (cores + (cpu - cpu_before) / seconds, rate + (sleeps - sleeps_before) / seconds)
+    return usage
 
 
 def work_times(blocks):

@@ -11,9 +11,11 @@
 //!
 //! Recording into a slot whose record is still pending first retires it: one query of the
 //! record half a ring newer usually proves it and its elders complete; otherwise the host
-//! waits for it. That wait is what bounds how far the CPU runs ahead of the GPU (at most
-//! `SLOTS` records in flight), and it guarantees that every record dropped from the ring is
-//! complete, so only the records still in the ring need to be waited for.
+//! waits for that newer record, which frees half the ring in one wait. That wait is what
+//! bounds how far the CPU runs ahead of the GPU (at most `SLOTS` records in flight, and at
+//! least `SLOTS / 2 - 1` still queued when the thread wakes), and it guarantees that every
+//! record dropped from the ring is complete, so only the records still in the ring need to be
+//! waited for.
 
 use super::ring_span::RingSpan;
 use crate::device::Device;
@@ -100,17 +102,19 @@ impl PendingWork {
         event
     }
 
-    /// Makes the oldest slot reusable, waiting on the host only if its work is still running.
+    /// Makes the oldest slot reusable. One query of the record half a ring newer usually
+    /// proves it and its elders complete. If it is still running, the GPU is a whole ring
+    /// behind the host, and the host waits for that newer record rather than the oldest: one
+    /// wait (one sleep and wake-up of the thread) then frees half the ring, so a GPU-bound
+    /// thread waits once every `SLOTS / 2` records instead of once per record, while the
+    /// records newer than the one it waited for stay queued ahead of the GPU.
     fn retire_oldest(&mut self) -> Result<()> {
         let probe = &self.records[(self.next + SLOTS / 2) % SLOTS];
-        if probe.pending && probe.event.is_complete()? {
-            self.mark_complete_through(probe.sequence);
+        let awaited = if probe.pending { probe } else { &self.records[self.next] };
+        if !awaited.event.is_complete()? {
+            awaited.event.synchronize()?;
         }
-        let oldest = &self.records[self.next];
-        if oldest.pending {
-            oldest.event.synchronize()?;
-            self.mark_complete_through(oldest.sequence);
-        }
+        self.mark_complete_through(awaited.sequence);
         Ok(())
     }
 

@@ -8,11 +8,14 @@ use crate::event::{Event, HostWait};
 
 /// Host waits poll the event: lowest latency, one busy core while waiting.
 pub const GRCUDA_HOST_WAIT_SPIN: u32 = 0;
-/// Host waits sleep in the driver (CU_EVENT_BLOCKING_SYNC): frees the core, adds wake-up time.
+/// Host waits sleep in the driver (CU_EVENT_BLOCKING_SYNC): frees the core, adds wake-up time,
+/// and every record of the event interrupts the driver's event thread, which costs the process
+/// CPU time whether anyone waits or not.
 pub const GRCUDA_HOST_WAIT_BLOCK: u32 = 1;
-/// Host waits poll for 50 us, then sleep in the driver: short waits answer at once, long
-/// ones (a GPU-bound flowgraph's) free the core. A thread whose last wait outlasted the
-/// poll sleeps at once for its next 7 waits, then polls again.
+/// Host waits poll for 50 us where the thread's previous wait was shorter, then sleep in naps
+/// between polls: most of the previous wait's length at once, then an eighth of the time
+/// waited so far (10 us to 1 ms). Short waits answer at once; a GPU-bound thread, whose waits
+/// are long and alike, wakes a few times per wait. Records cost no interrupt.
 pub const GRCUDA_HOST_WAIT_ADAPTIVE: u32 = 2;
 
 /// A synchronisation event (no timing).
