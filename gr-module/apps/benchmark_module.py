@@ -162,13 +162,18 @@ def chain(args, results):
             f"{without_head:.1f} | {100 * without_head / bare:.0f}% | {overhead:.1f} |"
         )
     print()
-    for shift, figures in diagnostics:
+    print_work_times([(f"chain at 2^{shift} items per call", figures) for shift, figures in diagnostics])
+
+
+def print_work_times(diagnostics):
+    """GNU Radio's performance counters, one line per (flowgraph, work_times()) entry."""
+    for flowgraph, figures in diagnostics:
         if figures:
             print(
-                f"GNU Radio performance counters, chain at 2^{shift} items per call: "
+                f"GNU Radio performance counters, {flowgraph}: "
                 + ", ".join(f"{name} {micros:.1f} us/work() for {int(items)} items" for name, micros, items in figures)
             )
-    if diagnostics:
+    if any(figures for _, figures in diagnostics):
         print()
 
 
@@ -245,11 +250,12 @@ def gpu_chains(size, ffts=4):
     return f"null_source -> {middle} -> null_sink", size, fft_chain
 
 
-def measure_chain(args, build, samples_per_item, tuned_items=None, environment=None, threads=None):
+def measure_chain(args, build, samples_per_item, tuned_items=None, environment=None, threads=None, counters=None):
     """(Gsamples/s, CPU cores busy) of one flowgraph; \\p tuned_items: items per call set
     on every block (None: GNU Radio's defaults); \\p environment: variables set while the
     flowgraph is made (cuda_buffer reads its settings then); \\p threads: a dict for
-    steady_rate_and_cores' use per thread."""
+    steady_rate_and_cores' use per thread; \\p counters: a list that receives work_times()
+    of every block where GNU Radio's performance counters are on."""
     saved = {name: os.environ.get(name) for name in (environment or {})}
     os.environ.update(environment or {})
     try:
@@ -257,6 +263,8 @@ def measure_chain(args, build, samples_per_item, tuned_items=None, environment=N
         if tuned_items:
             configure(tuned, tuned_items, args.buffer_calls)
         rate, cores = steady_rate_and_cores(tb, last, args.seconds, threads=threads)
+        if counters is not None and counters_enabled():
+            counters.append(work_times(tuned + [last]))
     finally:
         for name, value in saved.items():
             if value is None:
@@ -284,10 +292,13 @@ def defaults(args, results):
         "| GNU Radio's sizes Gsamples/s | cores | % of tuned |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    diagnostics = []
     for size in (None,) if args.quick else (None, 1024, 65536):
         name, per_item, build = gpu_chains(size)
-        tuned = measure_chain(args, build, per_item, tuned_items=(1 << 22) // per_item)
-        default = measure_chain(args, build, per_item)
+        counters = []
+        tuned = measure_chain(args, build, per_item, tuned_items=(1 << 22) // per_item, counters=counters)
+        default = measure_chain(args, build, per_item, counters=counters)
+        diagnostics += [(f"{name}, {case}", figures) for case, figures in zip(("tuned", "defaults"), counters)]
         small = measure_chain(args, build, per_item, environment={"GR_CONF_CUDA_RING_FLOOR_BYTES": "0"})
         results["defaults"].append({"flowgraph": name, "tuned": tuned, "defaults": default, "gnu_radio_sizes": small})
         print(
@@ -295,6 +306,7 @@ def defaults(args, results):
             f"{percent(default[0], tuned[0])} | {small[0]:.2f} | {small[1]:.1f} | {percent(small[0], tuned[0])} |"
         )
     print()
+    print_work_times(diagnostics)
 
 
 def host_wait(args, results):

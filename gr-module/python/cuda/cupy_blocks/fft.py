@@ -54,11 +54,15 @@ class fft_cupy(sync_block):
         # A power-of-two batch per call, the rest left for the next call (as cuda.fft): a
         # full buffer offers 2^k - 1 vectors whenever the ring's free item shifts the calls,
         # and a cuFFT plan per odd batch size would be created and evicted over and over.
-        if len(output_items[0]) == 0:
+        offered = len(output_items[0])
+        if offered == 0:
             return 0
-        batch = 1 << (len(output_items[0]).bit_length() - 1)
-        out = output_items[0][:batch]
-        source = self._prepared_input(input_items[0][:batch], out)
+        batch = 1 << (offered.bit_length() - 1)
+        # Slicing a CuPy array costs microseconds: only where the batch is shorter.
+        out, vectors = output_items[0], input_items[0]
+        if batch < offered:
+            out, vectors = out[:batch], vectors[:batch]
+        source = self._prepared_input(vectors, out)
         if self._forward and self._shift:
             spectrum = self._spectrum.get(len(out))
             self._transform(source, spectrum)
@@ -98,16 +102,22 @@ class fft_cupy(sync_block):
             else:
                 destination[...] = numpy.fft.ifft(source, axis=1, norm="forward")
             return
+        batch = len(source)
+        plan = self._plans.get(batch)
+        if plan is None:
+            plan = self._new_plan(batch)
+        else:
+            self._plans.move_to_end(batch)
+        plan.fft(source, destination, self._direction)
+
+    def _new_plan(self, batch):
+        """A cuFFT plan for \\p batch transforms, kept as the newest of the last few."""
         from cupy.cuda import cufft
 
-        batch = len(source)
-        plan = self._plans.pop(batch, None)
-        if plan is None:
-            if len(self._plans) >= _MAX_FFT_PLANS:
-                # cuFFT may still run the oldest plan's last transform on the stream.
-                self.stream.synchronize()
-                self._plans.popitem(last=False)
-            plan = cufft.Plan1d(self._fft_size, cufft.CUFFT_C2C, batch)
-        self._plans[batch] = plan
-        direction = cufft.CUFFT_FORWARD if self._forward else cufft.CUFFT_INVERSE
-        plan.fft(source, destination, direction)
+        if len(self._plans) >= _MAX_FFT_PLANS:
+            # cuFFT may still run the oldest plan's last transform on the stream.
+            self.stream.synchronize()
+            self._plans.popitem(last=False)
+        self._direction = cufft.CUFFT_FORWARD if self._forward else cufft.CUFFT_INVERSE
+        plan = self._plans[batch] = cufft.Plan1d(self._fft_size, cufft.CUFFT_C2C, batch)
+        return plan
