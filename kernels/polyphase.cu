@@ -83,14 +83,45 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
         for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
             totals[r] = grcuda::zero<complex64>();
         }
-        const complex64* newest = input + taps_per_branch * channels + first_step * step_advance - 1 - branch;
-        for (count_type k = 0; k < taps_per_branch; ++k) {
-            const float tap = load(taps + branch + k * channels);
-            const complex64* column = newest - k * channels;
+        if (step_advance == channels) {
+            // Without oversampling, step s + 1 reads with tap k + 1 what step s reads with tap
+            // k (row j = T + s - k of the input, item j * M - 1 - f): the steps' inputs slide
+            // through registers, one load per tap for all of them, and the sums are the
+            // same multiply-adds in the same order as below.
+            const count_type last_row = taps_per_branch + steps - 1;
+            const auto row = [&](count_type j) {
+                return j <= last_row ? load(input + j * channels - 1 - branch) : grcuda::zero<complex64>();
+            };
+            complex64 window[CHANNELIZER_STEPS_PER_THREAD];
 #pragma unroll
             for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
-                if (first_step + r < steps) {
-                    totals[r] = grcuda::multiply_add(load(column + r * step_advance), tap, totals[r]);
+                window[r] = row(taps_per_branch + first_step + r);
+            }
+            for (count_type k = 0; k < taps_per_branch; ++k) {
+                const float tap = load(taps + branch + k * channels);
+#pragma unroll
+                for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+                    totals[r] = grcuda::multiply_add(window[r], tap, totals[r]);
+                }
+#pragma unroll
+                for (int r = CHANNELIZER_STEPS_PER_THREAD - 1; r > 0; --r) {
+                    window[r] = window[r - 1];
+                }
+                if (k + 1 < taps_per_branch) {
+                    window[0] = row(taps_per_branch + first_step - k - 1);
+                }
+            }
+        } else {
+            const complex64* newest =
+                input + taps_per_branch * channels + first_step * step_advance - 1 - branch;
+            for (count_type k = 0; k < taps_per_branch; ++k) {
+                const float tap = load(taps + branch + k * channels);
+                const complex64* column = newest - k * channels;
+#pragma unroll
+                for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+                    if (first_step + r < steps) {
+                        totals[r] = grcuda::multiply_add(load(column + r * step_advance), tap, totals[r]);
+                    }
                 }
             }
         }
