@@ -309,6 +309,39 @@ def defaults(args, results):
     print_work_times(diagnostics)
 
 
+def ring_sizes(args, results):
+    print("### Ring sizes for the defaults: floor and calls per ring\n")
+    print(
+        "The defaults case (nothing tuned) with other [cuda] ring_floor_bytes and ring_calls (how many "
+        "calls of a GPU block the user did not cap its ring holds), as % of the same flowgraph tuned to "
+        "2^22 samples per call in the same run. Cores: process CPU time / wall time.\n"
+    )
+    combinations = [(64, 2), (64, 4), (128, 2), (128, 4), (256, 8)] if not args.quick else [(1, 2), (1, 4)]
+    print(
+        "| flowgraph | tuned Gsamples/s | "
+        + " | ".join(f"{floor} MiB, {calls} calls: Gsamples/s, cores, % of tuned" for floor, calls in combinations)
+        + " |"
+    )
+    print("|---|---:|" + "---|" * len(combinations))
+    for size in (None,) if args.quick else (None, 1024, 65536):
+        name, per_item, build = gpu_chains(size)
+        tuned = measure_chain(args, build, per_item, tuned_items=(1 << 22) // per_item)
+        cells = []
+        for floor, calls in combinations:
+            rate, cores = measure_chain(
+                args,
+                build,
+                per_item,
+                environment={"GR_CONF_CUDA_RING_FLOOR_BYTES": str(floor << 20), "GR_CONF_CUDA_RING_CALLS": str(calls)},
+            )
+            results["ring_sizes"].append(
+                {"flowgraph": name, "floor_mib": floor, "calls": calls, "rate": rate, "cores": cores, "tuned": tuned[0]}
+            )
+            cells.append(f"{rate:.2f}, {cores:.1f}, {percent(rate, tuned[0])}")
+        print(f"| {name} | {tuned[0]:.2f} | " + " | ".join(cells) + " |")
+    print()
+
+
 def host_wait(args, results):
     print("### How GNU Radio's threads wait for the GPU, in a GPU-bound chain\n")
     size = 1024 if args.quick else 65536
@@ -540,6 +573,7 @@ if __name__ == "__main__":
             "fft": ffts,
             "defaults": defaults,
             "source_paced": source_paced,
+            "ring_sizes": ring_sizes,
             "host_wait": host_wait,
             "threads": threads,
             "latency": latency,

@@ -163,11 +163,13 @@ gr::buffer_sptr cuda_buffer::make_buffer(int nitems,
                                            link,
                                            buf_owner));
     // GNU Radio caps a block's calls at the items it asked for (block::allocate_buffer,
-    // when the user set no cap): let a GPU block writing its own output fill half its
-    // ring, as GNU Radio's scheduler allows. A CPU writer whose buffer a GPU reader
+    // when the user set no cap): let a GPU block writing its own output fill its share of
+    // the ring ([cuda] ring_calls calls per ring). A CPU writer whose buffer a GPU reader
     // replaces keeps its cap (GNU Radio set it already; the source sets the pace).
     if (link && link == buf_owner && !link->is_set_max_noutput_items()) {
-        raise_cap(link, std::max<int>(nitems, buffer->bufsize() / 2));
+        raise_cap(
+            link,
+            std::max<int>(nitems, buffer->bufsize() / static_cast<int>(ring_calls())));
     }
     return buffer;
 }

@@ -870,6 +870,28 @@ class qa_block_arguments(flowgraph_test):
                 else:
                     self.assertIn("gr-cuda: [cuda] ring_floor_bytes=-1 is negative", result.stderr)
 
+    def test_ring_calls_must_be_at_least_two(self):
+        script = (
+            "from gnuradio import blocks, cuda, gr\n"
+            "tb = gr.top_block()\n"
+            "tb.connect(cuda.null_source(4), cuda.head(4, 1000), cuda.copy(4), blocks.null_sink(4))\n"
+            "tb.run()\n"
+            "print('ran')"
+        )
+        for value, runs in (("1", False), ("0", False), ("2", True), ("16", True)):
+            with self.subTest(value=value):
+                result = subprocess.run(
+                    [sys.executable, "-c", script],
+                    capture_output=True,
+                    text=True,
+                    env=dict(os.environ, GR_CONF_CUDA_RING_CALLS=value),
+                    timeout=120,
+                )
+                if runs:
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                else:
+                    self.assertIn(f"gr-cuda: [cuda] ring_calls={value} is too few", result.stderr)
+
     def test_kernel_cache_preference(self):
         # A flowgraph with a GPU kernel, in a fresh process whose GNU Radio preferences are a
         # config.conf of its own (GR_PREFS_PATH) naming the kernel cache's folder.

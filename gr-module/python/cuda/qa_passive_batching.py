@@ -4,7 +4,7 @@
 #
 """Passive batching: with GNU Radio's defaults, a GPU block that falls behind takes many
 upstream calls' worth of items in one call (its buffers hold at least [cuda]
-ring_floor_bytes: 64 MiB on a GPU, 1 MiB on the simulated backend), and caps the user sets
+ring_floor_bytes: 128 MiB on a GPU, 1 MiB on the simulated backend), and caps the user sets
 are kept."""
 
 import os
@@ -82,13 +82,26 @@ class qa_passive_batching(flowgraph_test):
         np.testing.assert_array_equal(np.array(sink.data(), dtype=np.float32), data)
         self.assertGreaterEqual(max(block.calls), 4 * GNU_RADIO_FLOAT_CALL, block.calls[:20])
 
-    def test_gpu_blocks_may_fill_half_their_ring(self):
-        tb = gr.top_block()
-        copy = cuda.copy(8)
-        tb.connect(cuda.null_source(8), cuda.head(8, 1000), copy, blocks.null_sink(8))
-        tb.run()
-        floor = (1 << 20) if cuda.simulated() else (64 << 20)
-        self.assertGreaterEqual(copy.max_noutput_items(), floor // 8 // 2)
+    def test_gpu_blocks_may_fill_their_share_of_the_ring(self):
+        # A quarter of the ring per call by default ([cuda] ring_calls = 4), a half with 2.
+        floor = (1 << 20) if cuda.simulated() else (128 << 20)
+        for calls in (None, "2", "4"):
+            with self.subTest(ring_calls=calls):
+                saved = os.environ.pop("GR_CONF_CUDA_RING_CALLS", None)
+                if calls:
+                    os.environ["GR_CONF_CUDA_RING_CALLS"] = calls
+                try:
+                    tb = gr.top_block()
+                    copy = cuda.copy(8)
+                    tb.connect(cuda.null_source(8), cuda.head(8, 1000), copy, blocks.null_sink(8))
+                    tb.run()
+                finally:
+                    os.environ.pop("GR_CONF_CUDA_RING_CALLS", None)
+                    if saved is not None:
+                        os.environ["GR_CONF_CUDA_RING_CALLS"] = saved
+                share = int(calls or 4)
+                self.assertGreaterEqual(copy.max_noutput_items(), floor // 8 // share)
+                self.assertLess(copy.max_noutput_items(), floor // 8 // share * 2)
 
     def test_caps_the_user_sets_are_kept(self):
         data = self.random(np.float32, 100_000)
