@@ -35,20 +35,51 @@ __device__ inline complex64 load<complex64>(const complex64* address) {
     return complex64{value.x, value.y};
 }
 
+// Outputs each thread of the rational resampler computes: outputs i, i + I, i + 2I, ...,
+// which share a phase (their positions differ by multiples of I * D) and so their taps, each
+// loaded once for all of them.
+#define RESAMPLER_OUTPUTS_PER_THREAD 4
+
+// Work item w is phase slot w mod I of output group w / I (I * RESAMPLER_OUTPUTS_PER_THREAD
+// consecutive outputs): outputs (w / I) * I * R + w mod I + r * I for r < R. A warp computes
+// consecutive outputs for each r, so its loads and stores stay coalesced. Each output's sum
+// is the same multiply-adds in the same order as one output per thread.
 template <typename Sample, typename Tap>
 __device__ void rational_resampler(const Sample* __restrict__ input, const Tap* __restrict__ taps,
                                    Sample* __restrict__ output, count_type outputs,
                                    count_type interpolation, count_type decimation,
                                    count_type taps_per_phase, count_type first_phase) {
-    GRID_STRIDE_LOOP(i, outputs) {
-        const count_type position = first_phase + i * decimation;
-        const Tap* phase_taps = taps + position % interpolation;
-        const Sample* newest = input + position / interpolation + taps_per_phase - 1;
-        Sample total = grcuda::zero<Sample>();
-        for (count_type k = 0; k < taps_per_phase; ++k) {
-            total = grcuda::multiply_add(load(newest - k), load(phase_taps + k * interpolation), total);
+    const count_type group_outputs = interpolation * RESAMPLER_OUTPUTS_PER_THREAD;
+    const count_type work_items = (outputs + group_outputs - 1) / group_outputs * interpolation;
+    GRID_STRIDE_LOOP(w, work_items) {
+        const count_type first = w / interpolation * group_outputs + w % interpolation;
+        if (first >= outputs) {
+            continue;
         }
-        output[i] = total;
+        const count_type position = first_phase + first * decimation;
+        const Tap* phase_taps = taps + position % interpolation;
+        // Output first + r * I reads D * r items after output first.
+        const Sample* newest = input + position / interpolation + taps_per_phase - 1;
+        Sample totals[RESAMPLER_OUTPUTS_PER_THREAD];
+#pragma unroll
+        for (int r = 0; r < RESAMPLER_OUTPUTS_PER_THREAD; ++r) {
+            totals[r] = grcuda::zero<Sample>();
+        }
+        for (count_type k = 0; k < taps_per_phase; ++k) {
+            const Tap tap = load(phase_taps + k * interpolation);
+#pragma unroll
+            for (int r = 0; r < RESAMPLER_OUTPUTS_PER_THREAD; ++r) {
+                if (first + r * interpolation < outputs) {
+                    totals[r] = grcuda::multiply_add(load(newest + r * decimation - k), tap, totals[r]);
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < RESAMPLER_OUTPUTS_PER_THREAD; ++r) {
+            if (first + r * interpolation < outputs) {
+                output[first + r * interpolation] = totals[r];
+            }
+        }
     }
 }
 

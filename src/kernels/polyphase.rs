@@ -59,6 +59,10 @@ impl PolyphaseTap<f32> for f32 {
 /// The kernel suffix of every sample and tap pair.
 pub(crate) const RESAMPLER_NAMES: [&str; 3] = ["ccc", "ccf", "fff"];
 
+/// Outputs of one phase each thread of the resampler kernel computes
+/// (RESAMPLER_OUTPUTS_PER_THREAD in kernels/polyphase.cu).
+const RESAMPLER_OUTPUTS_PER_THREAD: usize = 4;
+
 /// The input items a rational resampler call reads: through the newest item of the last
 /// output's window, `(first_phase + (outputs - 1) * decimation) / interpolation +
 /// taps_per_phase` (0 for no outputs), or None when that overflows.
@@ -136,7 +140,9 @@ pub unsafe fn rational_resampler<S: PolyphaseSample, T: PolyphaseTap<S>>(
         let values = [outputs, interpolation, decimation, taps_per_phase, first_phase].map(|value| value as u64);
         let mut arguments = [argument(&input), argument(&taps), argument(&output)].to_vec();
         arguments.extend(values.iter().map(argument));
-        unsafe { kernel.launch(outputs, &mut arguments) }
+        // The kernel's work items: RESAMPLER_OUTPUTS_PER_THREAD outputs of one phase each.
+        let groups = outputs.div_ceil(interpolation.saturating_mul(RESAMPLER_OUTPUTS_PER_THREAD));
+        unsafe { kernel.launch(groups * interpolation, &mut arguments) }
     })
 }
 
