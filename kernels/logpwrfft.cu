@@ -74,6 +74,10 @@ extern "C" __global__ void grcuda_logpwrfft_power(const complex64* spectrum, flo
     }
 }
 
+// Frames whose spectrum a thread of _average loads at once: the loads do not depend on the
+// running average, so they go out together instead of costing a memory latency per frame.
+#define AVERAGE_FRAMES_IN_FLIGHT 8
+
 extern "C" __global__ void grcuda_logpwrfft_average(const complex64* spectrum, float* output,
                                                     float* state, count_type length,
                                                     count_type rotation, count_type frames,
@@ -82,11 +86,20 @@ extern "C" __global__ void grcuda_logpwrfft_average(const complex64* spectrum, f
     GRID_STRIDE_LOOP(position, length) {
         const count_type source = source_bin(position, rotation, length);
         float previous = state[position];
-        for (count_type frame = 0; frame < frames; frame++) {
-            const double value = power(spectrum[frame * length + source]);
-            previous = (float)__dadd_rn(__dmul_rn(alpha, value),
-                                        __dmul_rn(one_minus_alpha, (double)previous));
-            output[frame * length + position] = decibels(previous, offset);
+        for (count_type first = 0; first < frames; first += AVERAGE_FRAMES_IN_FLIGHT) {
+            float values[AVERAGE_FRAMES_IN_FLIGHT];
+#pragma unroll
+            for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
+                values[f] = first + f < frames ? power(spectrum[(first + f) * length + source]) : 0.0f;
+            }
+#pragma unroll
+            for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
+                if (first + f < frames) {
+                    previous = (float)__dadd_rn(__dmul_rn(alpha, (double)values[f]),
+                                                __dmul_rn(one_minus_alpha, (double)previous));
+                    output[(first + f) * length + position] = decibels(previous, offset);
+                }
+            }
         }
         state[position] = previous;
     }

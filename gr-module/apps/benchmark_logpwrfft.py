@@ -14,7 +14,7 @@ averaging:
   the same run (the ceiling: the block adds a gather and a decibel pass).
 
 At 2^20 and 2^22 samples per call (set_max_noutput_items on every measured block) and FFT
-sizes 1024 and 65536. Prints a Markdown table, writes the figures as JSON (--json) and a PNG
+sizes 1024 and 65536; and the block with its single-pole averaging on against off. Prints a Markdown table, writes the figures as JSON (--json) and a PNG
 plot (--plots).
 """
 
@@ -38,8 +38,10 @@ def separate_blocks(size):
     ]
 
 
-def one_block(size):
-    return [cuda.logpwrfft_c(1.0, size, 2.0, 1.0 / size, 1.0, False, shift=True)]
+def one_block(size, average=False):
+    """logpwrfft_c at one frame per input vector; with \\p average, GNU Radio's
+    single-pole average (alpha 0.1) over the frames."""
+    return [cuda.logpwrfft_c(1.0, size, 2.0, 1.0 / size, 0.1 if average else 1.0, average, shift=True)]
 
 
 def measure(chain, per_call, size, args):
@@ -78,6 +80,26 @@ def spectra(args, results):
     print()
 
 
+def averaging(args, results):
+    print("### cuda.logpwrfft_c with averaging vs without\n")
+    print(
+        "average=True, avg_alpha=0.1: the single-pole average runs through the frames of a call in order "
+        "per bin (as GNU Radio rounds it), after the same FFT.\n"
+    )
+    print("| FFT size | samples per call | without averaging Msamples/s | with averaging | ratio |")
+    print("|---:|---:|---:|---:|---:|")
+    for size in (1024,) if args.quick else (1024, 65536):
+        for per_call in (1 << 16,) if args.quick else (1 << 20, 1 << 22):
+            plain = measure(one_block(size), per_call, size, args)
+            averaged = measure(one_block(size, average=True), per_call, size, args)
+            results["averaging"].append({"fft_size": size, "per_call": per_call, "plain": plain, "averaged": averaged})
+            print(
+                f"| {size} | 2^{per_call.bit_length() - 1} | {plain:.0f} | {averaged:.0f} | "
+                f"{100 * averaged / plain:.0f}% |"
+            )
+    print()
+
+
 def draw(results, folder):
     series = {}
     for row in results.get("spectra", []):
@@ -96,7 +118,7 @@ if __name__ == "__main__":
     benchmark_support.main(
         __doc__,
         "gr-cuda spectrum benchmark",
-        {"spectra": spectra},
+        {"spectra": spectra, "averaging": averaging},
         draw,
         add_volume_argument,
         prepare_baselines,
