@@ -556,6 +556,23 @@ def draw(results, folder):
             for size in sizes
         },
     )
+    draw_source_paced(results, folder)
+
+
+def draw_source_paced(results, folder):
+    rows = results.get("source_paced", [])
+    if not rows:
+        return
+    plot(
+        os.path.join(folder, "module-source-paced.png"),
+        "Source-paced GPU chains as a share of the bare kernel or cuFFT (H200)",
+        "samples per source call",
+        "% of baseline",
+        {
+            name: [(row["per_call"], 100 * row["rate"] / row["baseline"]) for row in rows if row["flowgraph"] == name]
+            for name in dict.fromkeys(row["flowgraph"] for row in rows)
+        },
+    )
 
 
 def add_arguments(parser):
