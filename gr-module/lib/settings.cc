@@ -21,9 +21,9 @@ namespace {
 //! On a GPU, large enough for calls that hide a launch's CPU cost behind the GPU work; on
 //! the simulated backend, where a call costs the same per item whatever its size, small:
 //! its rings are host memory that a long run touches in full.
-constexpr long gpu_ring_floor_bytes = 128L << 20;
+constexpr long gpu_ring_floor_bytes = 64L << 20;
 constexpr long simulated_ring_floor_bytes = 1L << 20;
-constexpr long default_ring_calls = 4;
+constexpr long default_ring_calls = 2;
 //! The share of free device memory one buffer's floor may take: 30 GPU blocks on an 8 GiB
 //! card stay under half its memory.
 constexpr uint64_t free_memory_share = 64;

@@ -24,12 +24,12 @@ namespace cuda {
  * - device: the GPU's CUDA ordinal (default 0). $GRCUDA_DEVICE.
  * - host_wait: how GNU Radio's threads wait for the GPU: adaptive (the default: poll for
  *   50 us, then sleep), spin or block. $GRCUDA_HOST_WAIT.
- * - ring_floor_bytes: the least a buffer's ring holds (default 128 MiB on a GPU, 1 MiB on
+ * - ring_floor_bytes: the least a buffer's ring holds (default 64 MiB on a GPU, 1 MiB on
  *   the simulated backend), so that a GPU block that falls behind takes many upstream
  *   calls' worth of items in one call. cuda_buffer takes at most ring_share_bytes() of
  *   it; 0 sizes rings as GNU Radio asks (its buffer_size preference, 32 KiB).
  * - ring_calls: how many calls of a GPU block whose calls the user did not cap
- *   (set_max_noutput_items) its output ring holds (default 4, at least 2): each call
+ *   (set_max_noutput_items) its output ring holds (default 2, at least 2): each call
  *   may fill this share of the ring. More calls per ring let writer and readers overlap
  *   more, at smaller calls for the same floor.
  * - kernel_cache: the absolute path of the folder where libgrcuda keeps the kernels it

@@ -97,7 +97,10 @@ class qa_fft_filter(flowgraph_test):
             self.assertGreater(len(gpu_tags), 20)
 
     def test_new_taps_while_running(self):
-        data = self.samples(True, 600_000)
+        # Long enough that the new taps apply well before the end, even when the block's
+        # first call (which makes its cuFFT plans) lets the throttle run several hundred
+        # thousand samples ahead and the sink's first output is that large a batch.
+        data = self.samples(True, 2_000_000)
         old, new = list(self.samples(True, 257)), list(self.samples(True, 257))
         block = cuda.fft_filter_ccc(1, old)
         sink = blocks.vector_sink_c()
