@@ -9,8 +9,9 @@
 //! GPU-bound flowgraph costs the process most of a core whether anyone waits or not. The
 //! adaptive wait records plain events and sleeps in naps between queries instead: it spins
 //! for short waits, and for long ones sleeps for most of the time the thread's previous wait
-//! took, then naps in steps of an eighth of the time waited so far. So a GPU-bound thread,
-//! whose waits are long and alike, wakes a few times per wait. A record replaces the previous
+//! took, then naps in steps of an eighth of the time waited so far (`adaptive_wait`). So a
+//! GPU-bound thread, whose waits are long and alike, wakes a few times per wait, and one whose
+//! waits turn short spins again after a few of them. A record replaces the previous
 //! one; waits already enqueued keep the record they saw, which is what makes reusing events
 //! safe.
 
@@ -95,26 +96,8 @@ impl Event {
         if self.host_wait != HostWait::Adaptive {
             return unsafe { result::event::synchronize(self.raw) }.during("cuEventSynchronize");
         }
-        let started = Instant::now();
-        let expected = PREVIOUS_WAIT.get();
-        if expected < ADAPTIVE_SPIN {
-            while started.elapsed() < ADAPTIVE_SPIN {
-                if self.is_complete()? {
-                    PREVIOUS_WAIT.set(started.elapsed());
-                    return Ok(());
-                }
-                std::hint::spin_loop();
-            }
-        }
-        // Most of the previous wait in one sleep, then naps of an eighth of the time waited:
-        // a wait that turns short is noticed within a quarter of the previous one, and one
-        // that turns long within an eighth of its length.
-        while !self.is_complete()? {
-            let elapsed = started.elapsed();
-            let nap = (expected * 3 / 4).checked_sub(elapsed).unwrap_or(elapsed / 8);
-            std::thread::sleep(nap.clamp(SHORTEST_NAP, LONGEST_NAP));
-        }
-        PREVIOUS_WAIT.set(started.elapsed());
+        let remembered = adaptive_wait(|| self.is_complete(), PREVIOUS_WAIT.get())?;
+        PREVIOUS_WAIT.set(remembered);
         Ok(())
     }
 
@@ -133,6 +116,40 @@ impl Event {
     }
 }
 
+/// The adaptive wait's schedule, apart from the driver: polls `is_complete` until it says
+/// yes, where `previous` is what the thread remembers of its previous wait, and returns what
+/// to remember of this one.
+///
+/// Where the previous wait was short it spins first. Then it sleeps most of the previous
+/// wait in one go and naps an eighth of the time waited so far between polls, so a wait
+/// that turns long is noticed within an eighth of its length. A wait found complete at the
+/// first poll after that first sleep may have been far shorter than the sleep; it is
+/// remembered as half the previous one rather than as the sleep, so that a thread whose
+/// waits turned short (after a long one at start-up, say) is back to spinning after a few
+/// waits instead of sleeping each time.
+fn adaptive_wait(mut is_complete: impl FnMut() -> Result<bool>, previous: Duration) -> Result<Duration> {
+    let started = Instant::now();
+    if previous < ADAPTIVE_SPIN {
+        while started.elapsed() < ADAPTIVE_SPIN {
+            if is_complete()? {
+                return Ok(started.elapsed());
+            }
+            std::hint::spin_loop();
+        }
+    }
+    let mut naps = 0;
+    while !is_complete()? {
+        let elapsed = started.elapsed();
+        let nap = (previous * 3 / 4).checked_sub(elapsed).unwrap_or(elapsed / 8);
+        std::thread::sleep(nap.clamp(SHORTEST_NAP, LONGEST_NAP));
+        naps += 1;
+    }
+    if naps == 1 && previous >= ADAPTIVE_SPIN {
+        return Ok(previous / 2);
+    }
+    Ok(started.elapsed())
+}
+
 impl Drop for Event {
     fn drop(&mut self) {
         if self.raw.is_null() {
@@ -142,5 +159,54 @@ impl Drop for Event {
         if self.device.bind().is_ok() {
             let _ = unsafe { result::event::destroy(self.raw) };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in for an event that completes `after` from now, and counts its polls.
+    fn completing_after(after: Duration, polls: &std::cell::Cell<u32>) -> impl FnMut() -> Result<bool> + '_ {
+        let done = Instant::now() + after;
+        move || {
+            polls.set(polls.get() + 1);
+            Ok(Instant::now() >= done)
+        }
+    }
+
+    #[test]
+    fn short_waits_after_a_long_one_spin_again_within_a_few_waits() {
+        let polls = std::cell::Cell::new(0);
+        let mut remembered = adaptive_wait(completing_after(Duration::from_millis(3), &polls), Duration::ZERO).unwrap();
+        assert!(remembered >= Duration::from_millis(3), "{remembered:?}");
+        let mut waits = 0;
+        while remembered >= ADAPTIVE_SPIN {
+            remembered = adaptive_wait(completing_after(Duration::from_micros(5), &polls), remembered).unwrap();
+            waits += 1;
+            assert!(waits <= 8, "still sleeping through short waits after {waits} of them: {remembered:?}");
+        }
+        // Spinning again: a short wait is seen complete while spinning, and stays short.
+        remembered = adaptive_wait(completing_after(Duration::from_micros(5), &polls), remembered).unwrap();
+        assert!(remembered < ADAPTIVE_SPIN, "{remembered:?}");
+    }
+
+    #[test]
+    fn long_waits_alike_poll_a_few_times_each() {
+        let polls = std::cell::Cell::new(0);
+        let wait = Duration::from_millis(2);
+        let mut remembered = Duration::ZERO;
+        for round in 0..6 {
+            polls.set(0);
+            let started = Instant::now();
+            remembered = adaptive_wait(completing_after(wait, &polls), remembered).unwrap();
+            assert!(started.elapsed() >= wait);
+            if round > 0 {
+                // One sleep of most of the wait, then naps of an eighth of it: a handful of
+                // polls, however slowly a loaded machine wakes the thread.
+                assert!(polls.get() <= 8, "round {round}: {} polls", polls.get());
+            }
+        }
+        assert!(remembered >= wait, "{remembered:?}");
     }
 }
