@@ -806,14 +806,25 @@ class qa_block_arguments(flowgraph_test):
         self.assertEqual(len(backend_lines), 1, result.stderr)
         self.assertIn("using the simulated backend ([cuda] backend = simulated)", backend_lines[0])
 
-    def test_host_wait_must_be_adaptive_spin_or_block(self):
+    def ran_with(self, variable, value):
+        """A fresh process that runs a small flowgraph through GPU blocks (a GPU source, a
+        device-to-host edge) with the environment variable \\p variable set to \\p value."""
         script = (
             "from gnuradio import blocks, cuda, gr\n"
             "tb = gr.top_block()\n"
-            "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
+            "tb.connect(cuda.null_source(4), cuda.head(4, 1000), cuda.copy(4), blocks.null_sink(4))\n"
             "tb.run()\n"
             "print('ran')"
         )
+        return subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, **{variable: value}),
+            timeout=120,
+        )
+
+    def test_host_wait_must_be_adaptive_spin_or_block(self):
         cases = [
             ("GRCUDA_HOST_WAIT", value, runs)
             for value, runs in (
@@ -829,13 +840,7 @@ class qa_block_arguments(flowgraph_test):
         cases += [("GR_CONF_CUDA_HOST_WAIT", value, runs) for value, runs in (("slow", False), ("block", True))]
         for variable, value, runs in cases:
             with self.subTest(variable=variable, value=value):
-                result = subprocess.run(
-                    [sys.executable, "-c", script],
-                    capture_output=True,
-                    text=True,
-                    env=dict(os.environ, **{variable: value}),
-                    timeout=120,
-                )
+                result = self.ran_with(variable, value)
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                     self.assertEqual(result.stdout.split()[-1], "ran")
@@ -849,44 +854,18 @@ class qa_block_arguments(flowgraph_test):
                     )
 
     def test_ring_floor_must_be_a_size(self):
-        script = (
-            "from gnuradio import blocks, cuda, gr\n"
-            "tb = gr.top_block()\n"
-            "tb.connect(blocks.vector_source_f([1.0] * 10), cuda.copy(4), blocks.null_sink(4))\n"
-            "tb.run()\n"
-            "print('ran')"
-        )
         for value, runs in (("-1", False), ("0", True), ("1048576", True)):
             with self.subTest(value=value):
-                result = subprocess.run(
-                    [sys.executable, "-c", script],
-                    capture_output=True,
-                    text=True,
-                    env=dict(os.environ, GR_CONF_CUDA_RING_FLOOR_BYTES=value),
-                    timeout=120,
-                )
+                result = self.ran_with("GR_CONF_CUDA_RING_FLOOR_BYTES", value)
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                 else:
                     self.assertIn("gr-cuda: [cuda] ring_floor_bytes=-1 is negative", result.stderr)
 
     def test_ring_calls_must_be_at_least_two(self):
-        script = (
-            "from gnuradio import blocks, cuda, gr\n"
-            "tb = gr.top_block()\n"
-            "tb.connect(cuda.null_source(4), cuda.head(4, 1000), cuda.copy(4), blocks.null_sink(4))\n"
-            "tb.run()\n"
-            "print('ran')"
-        )
         for value, runs in (("1", False), ("0", False), ("2", True), ("16", True)):
             with self.subTest(value=value):
-                result = subprocess.run(
-                    [sys.executable, "-c", script],
-                    capture_output=True,
-                    text=True,
-                    env=dict(os.environ, GR_CONF_CUDA_RING_CALLS=value),
-                    timeout=120,
-                )
+                result = self.ran_with("GR_CONF_CUDA_RING_CALLS", value)
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                 else:
