@@ -13,6 +13,9 @@
 //! 4. CUDA graphs: the CPU time of launching one or three small kernels one by one against
 //!    launching the same kernels captured in a CUDA graph, which is what a block with
 //!    several launches per call (cuda.fft with a window and a shift) could save.
+//! 5. What making and freeing a buffer costs, by ring size and edge kind: a flowgraph's start
+//!    makes one per edge, and an edge between a CPU and a GPU block also pins a host ring as
+//!    large as its device ring.
 //!
 //! Run: cargo run --release --example benchmark [-- --quick]
 
@@ -385,6 +388,49 @@ fn graph_table(device: &Device, settings: &Settings) {
     );
 }
 
+/// Milliseconds to make a buffer of `bytes` with the transfer type `kind` (its rings mapped,
+/// a host ring pinned for host edges) and to free it again: the medians of `repeats` runs.
+fn buffer_lifetime_milliseconds(device: &Device, bytes: usize, kind: TransferType, repeats: usize) -> (f64, f64) {
+    let (mut making, mut freeing) = (Vec::new(), Vec::new());
+    for _ in 0..repeats.max(1) {
+        let started = Instant::now();
+        let buffer = Buffer::new(device, 8, bytes / 8, HostWait::Adaptive).expect("buffer");
+        buffer.set_transfer_type(kind).expect("transfer type");
+        making.push(started.elapsed().as_secs_f64() * 1e3);
+        let started = Instant::now();
+        drop(buffer);
+        freeing.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+    (median(making), median(freeing))
+}
+
+fn buffer_lifetime_table(device: &Device, settings: &Settings) {
+    println!(
+        "### Making and freeing a buffer, by ring size and edge kind
+"
+    );
+    println!(
+        "Milliseconds, median of {} runs after a warm-up.
+",
+        settings.repeats
+    );
+    println!("| ring | device-to-device: make | free | host-to-device: make | free | device-to-host: make | free |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    let kinds = [TransferType::DeviceToDevice, TransferType::HostToDevice, TransferType::DeviceToHost];
+    buffer_lifetime_milliseconds(device, 16 << 20, TransferType::HostToDevice, 1);
+    for bytes in [16usize << 20, 64 << 20, 128 << 20, 256 << 20] {
+        let cells: Vec<String> = kinds
+            .iter()
+            .map(|&kind| {
+                let (make, free) = buffer_lifetime_milliseconds(device, bytes, kind, settings.repeats);
+                format!("{make:.1} | {free:.1}")
+            })
+            .collect();
+        println!("| {} | {} |", human_bytes(bytes), cells.join(" | "));
+    }
+    println!();
+}
+
 fn human_bytes(bytes: usize) -> String {
     if bytes >= 1 << 20 { format!("{} MiB", bytes >> 20) } else { format!("{} KiB", bytes >> 10) }
 }
@@ -415,4 +461,5 @@ fn main() {
     if !device.is_simulated() {
         graph_table(&device, &settings);
     }
+    buffer_lifetime_table(&device, &settings);
 }
