@@ -24,6 +24,10 @@ namespace {
 constexpr long gpu_ring_floor_bytes = 64L << 20;
 constexpr long simulated_ring_floor_bytes = 1L << 20;
 constexpr long default_ring_calls = 2;
+//! Beyond these a setting is a typo: a floor larger than any GPU's memory, or calls so
+//! many that each is a sliver of its ring.
+constexpr long long most_ring_floor_bytes = 1LL << 40;
+constexpr long long most_ring_calls = 1024;
 //! The share of free device memory one buffer's floor may take: 30 GPU blocks on an 8 GiB
 //! card stay under half its memory.
 constexpr uint64_t free_memory_share = 64;
@@ -43,6 +47,44 @@ setting lookup(const char* variable, const char* option, const char* fallback)
     }
     return { gr::prefs::singleton()->get_string("cuda", option, fallback),
              std::string("[cuda] ") + option };
+}
+
+//! \p text as a whole number no larger than \p most, or -1 where it is anything else
+//! (empty, signed, fractional, other characters, too large).
+long long whole_number(const std::string& text, long long most)
+{
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+        return -1;
+    }
+    long long number = 0;
+    for (const char digit : text) {
+        number = number * 10 + (digit - '0');
+        if (number > most) {
+            return -1;
+        }
+    }
+    return number;
+}
+
+//! The [cuda] preference \p option as a whole number from \p least to \p most, \p
+//! fallback where it is not set; anything else is refused, naming what to use instead (\p
+//! advice), rather than read as 0 as gr::prefs' get_long would.
+long long counted_preference(const char* option,
+                             long long fallback,
+                             long long least,
+                             long long most,
+                             const std::string& advice)
+{
+    const std::string text = gr::prefs::singleton()->get_string("cuda", option, "");
+    if (text.empty()) {
+        return fallback;
+    }
+    const long long number = whole_number(text, most);
+    if (number < least) {
+        throw std::invalid_argument(std::string("gr-cuda: [cuda] ") + option + "=\"" +
+                                    text + "\" is refused: " + advice + ", or unset it");
+    }
+    return number;
 }
 
 } // namespace
@@ -70,17 +112,9 @@ int requested_ordinal()
     // Anything but a non-negative integer is refused rather than read as 0, which would
     // run on another GPU than the one asked for.
     const setting device = lookup("GRCUDA_DEVICE", "device", "0");
-    const std::string& value = device.value;
-    long long ordinal = 0;
-    for (const char digit : value) {
-        if (digit < '0' || digit > '9' || ordinal > INT_MAX) {
-            break;
-        }
-        ordinal = ordinal * 10 + (digit - '0');
-    }
-    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos ||
-        ordinal > INT_MAX) {
-        throw std::invalid_argument("gr-cuda: " + device.source + "=\"" + value +
+    const long long ordinal = whole_number(device.value, INT_MAX);
+    if (ordinal < 0) {
+        throw std::invalid_argument("gr-cuda: " + device.source + "=\"" + device.value +
                                     "\" is not a CUDA device ordinal: use a non-negative "
                                     "integer such as 0, or unset it");
     }
@@ -107,31 +141,26 @@ uint32_t host_wait_mode()
 
 size_t ring_floor_bytes()
 {
-    const long floor = gr::prefs::singleton()->get_long(
-        "cuda",
+    const long long fallback =
+        simulated() ? simulated_ring_floor_bytes : gpu_ring_floor_bytes;
+    return static_cast<size_t>(counted_preference(
         "ring_floor_bytes",
-        simulated() ? simulated_ring_floor_bytes : gpu_ring_floor_bytes);
-    if (floor < 0) {
-        throw std::invalid_argument(
-            "gr-cuda: [cuda] ring_floor_bytes=" + std::to_string(floor) +
-            " is negative: use a size in bytes (0 sizes rings as "
-            "GNU Radio asks)");
-    }
-    return static_cast<size_t>(floor);
+        fallback,
+        0,
+        most_ring_floor_bytes,
+        "use a whole number of bytes up to 2^40, such as " + std::to_string(fallback) +
+            " (the default here; 0 sizes rings as GNU Radio asks)"));
 }
 
 size_t ring_calls()
 {
-    const long calls =
-        gr::prefs::singleton()->get_long("cuda", "ring_calls", default_ring_calls);
-    if (calls < 2) {
-        throw std::invalid_argument(
-            "gr-cuda: [cuda] ring_calls=" + std::to_string(calls) +
-            " is too few: a ring must hold at least 2 calls of its writer (the default "
-            "is " +
-            std::to_string(default_ring_calls) + ")");
-    }
-    return static_cast<size_t>(calls);
+    return static_cast<size_t>(counted_preference(
+        "ring_calls",
+        default_ring_calls,
+        2,
+        most_ring_calls,
+        "use a whole number of calls from 2 to " + std::to_string(most_ring_calls) +
+            " (the default is " + std::to_string(default_ring_calls) + ")"));
 }
 
 size_t ring_share_bytes()

@@ -854,22 +854,38 @@ class qa_block_arguments(flowgraph_test):
                     )
 
     def test_ring_floor_must_be_a_size(self):
-        for value, runs in (("-1", False), ("0", True), ("1048576", True)):
+        # gr::prefs would read a typo as 0, which sizes rings as GNU Radio asks: refused.
+        cases = (
+            ("-1", False),
+            ("abc", False),
+            ("1.5", False),
+            ("2000000000000", False),
+            ("0", True),
+            ("1048576", True),
+        )
+        for value, runs in cases:
             with self.subTest(value=value):
                 result = self.ran_with("GR_CONF_CUDA_RING_FLOOR_BYTES", value)
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                 else:
-                    self.assertIn("gr-cuda: [cuda] ring_floor_bytes=-1 is negative", result.stderr)
+                    self.assertIn(
+                        f'gr-cuda: [cuda] ring_floor_bytes="{value}" is refused: use a whole number of bytes',
+                        result.stderr,
+                    )
 
-    def test_ring_calls_must_be_at_least_two(self):
-        for value, runs in (("1", False), ("0", False), ("2", True), ("16", True)):
+    def test_ring_calls_must_be_a_count_from_two(self):
+        cases = (("1", False), ("0", False), ("abc", False), ("3.5", False), ("2000", False), ("2", True), ("16", True))
+        for value, runs in cases:
             with self.subTest(value=value):
                 result = self.ran_with("GR_CONF_CUDA_RING_CALLS", value)
                 if runs:
                     self.assertEqual(result.returncode, 0, result.stderr)
                 else:
-                    self.assertIn(f"gr-cuda: [cuda] ring_calls={value} is too few", result.stderr)
+                    self.assertIn(
+                        f'gr-cuda: [cuda] ring_calls="{value}" is refused: use a whole number of calls from 2 to 1024',
+                        result.stderr,
+                    )
 
     def test_kernel_cache_preference(self):
         # A flowgraph with a GPU kernel, in a fresh process whose GNU Radio preferences are a
