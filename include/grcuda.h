@@ -621,7 +621,8 @@ enum grcuda_status grcuda_buffer_published_items(const struct grcuda_buffer *buf
 GRCUDA_MUST_USE enum grcuda_status grcuda_buffer_synchronize(const struct grcuda_buffer *buffer);
 
 /**
- * Counts the devices of a backend (GRCUDA_BACKEND_*). The simulated backend has one.
+ * Counts the devices of a backend (GRCUDA_BACKEND_*). The simulated backend has
+ * GRCUDA_SIMULATED_DEVICES of them (1 to 16; 2 when unset), each with its own memory.
  */
 GRCUDA_MUST_USE enum grcuda_status grcuda_device_count(uint32_t backend, int32_t *count_out);
 

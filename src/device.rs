@@ -83,10 +83,11 @@ impl Device {
         }
     }
 
-    /// How many devices the chosen backend has (the simulated backend has one).
+    /// How many devices the chosen backend has (the simulated backend: `GRCUDA_SIMULATED_DEVICES`,
+    /// two by default).
     pub fn count(choice: BackendChoice) -> Result<usize> {
         match resolve_backend(choice)? {
-            Backend::Simulated => Ok(1),
+            Backend::Simulated => simulated::device_count(),
             Backend::Cuda => {
                 init_driver()?;
                 Ok(result::device::get_count().during("cuDeviceGetCount")? as usize)
@@ -95,15 +96,21 @@ impl Device {
     }
 
     fn open_simulated(ordinal: usize) -> Result<Device> {
-        if ordinal != 0 {
+        let count = simulated::device_count()?;
+        if ordinal >= count {
             return Err(Error::new(
                 ErrorKind::NoDevice,
-                format!("device ordinal {ordinal} does not exist: the simulated backend has one device, ordinal 0"),
+                format!(
+                    "device ordinal {ordinal} does not exist: the simulated backend has {count} device(s), ordinals \
+                     0 to {} ({} sets how many)",
+                    count - 1,
+                    simulated::DEVICES_ENV
+                ),
             ));
         }
         let info = DeviceInfo {
             backend: Backend::Simulated,
-            ordinal: 0,
+            ordinal,
             name: simulated::DEVICE_NAME.to_string(),
             compute_capability: (0, 0),
             multiprocessor_count: std::thread::available_parallelism().map_or(1, |n| n.get() as i32),
@@ -189,7 +196,7 @@ impl Device {
     pub fn free_memory(&self) -> Result<usize> {
         match &self.0.context {
             Some(context) => Ok(context.mem_get_info().during("cuMemGetInfo")?.0),
-            None => Ok(simulated::free_memory()),
+            None => Ok(simulated::free_memory(self.0.info.ordinal)),
         }
     }
 

@@ -219,9 +219,7 @@ impl Buffer {
 
     /// Refuses a party's stream on another device than the buffer's.
     pub fn check_stream_device(&self, stream: &Stream) -> Result<()> {
-        if stream.device().backend() != self.device.backend()
-            || stream.device().info().ordinal != self.device.info().ordinal
-        {
+        if !stream.device().is_same_device(&self.device) {
             return Err(Error::invalid_argument(format!(
                 "the stream belongs to {} (ordinal {}) but the buffer to {} (ordinal {})",
                 stream.device().info().name,

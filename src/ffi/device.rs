@@ -68,7 +68,8 @@ fn checked_ordinal(ordinal: i32) -> Result<usize> {
     usize::try_from(ordinal).map_err(|_| Error::invalid_argument(format!("device ordinal {ordinal} is negative")))
 }
 
-/// Counts the devices of a backend (GRCUDA_BACKEND_*). The simulated backend has one.
+/// Counts the devices of a backend (GRCUDA_BACKEND_*). The simulated backend has
+/// GRCUDA_SIMULATED_DEVICES of them (1 to 16; 2 when unset), each with its own memory.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_device_count(backend: u32, count_out: *mut i32) -> grcuda_status {

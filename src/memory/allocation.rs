@@ -78,9 +78,10 @@ impl DeviceAllocation {
         check_size(bytes)?;
         let address = match device.cuda_context() {
             None => {
-                simulated::account_allocation(bytes)?;
+                let ordinal = device.info().ordinal;
+                simulated::account_allocation(ordinal, bytes)?;
                 simulated_allocate(bytes, "simulated device memory")
-                    .inspect_err(|_| simulated::account_release(bytes))?
+                    .inspect_err(|_| simulated::account_release(ordinal, bytes))?
             }
             Some(_) => {
                 device.bind()?;
@@ -103,7 +104,7 @@ impl Drop for DeviceAllocation {
     fn drop(&mut self) {
         if self.device.is_simulated() {
             simulated_free(self.address, self.size);
-            simulated::account_release(self.size);
+            simulated::account_release(self.device.info().ordinal, self.size);
         } else if self.device.bind().is_ok() {
             let _ = unsafe { result::free_sync(self.address) };
         }

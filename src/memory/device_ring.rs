@@ -42,8 +42,9 @@ impl DeviceRing {
         }
         let storage = match device.cuda_context() {
             None => {
-                simulated::account_allocation(size)?;
-                let mapping = DoubleMappedHost::new(size).inspect_err(|_| simulated::account_release(size))?;
+                let ordinal = device.info().ordinal;
+                simulated::account_allocation(ordinal, size)?;
+                let mapping = DoubleMappedHost::new(size).inspect_err(|_| simulated::account_release(ordinal, size))?;
                 Storage::Simulated(mapping)
             }
             Some(context) => {
@@ -78,7 +79,7 @@ impl DeviceRing {
 impl Drop for DeviceRing {
     fn drop(&mut self) {
         match &mut self.storage {
-            Storage::Simulated(mapping) => simulated::account_release(mapping.size()),
+            Storage::Simulated(mapping) => simulated::account_release(self.device.info().ordinal, mapping.size()),
             // The VMM calls need the context current; if it is gone (process exit) the driver
             // has released everything already and VmmParts' calls fail harmlessly.
             Storage::Cuda(_) => {

@@ -48,7 +48,7 @@ static void test_basics(void) {
     CHECK(strcmp(grcuda_status_name(-1), "GRCUDA_STATUS_UNKNOWN") == 0);
     int32_t count = -1;
     OK(grcuda_device_count(GRCUDA_BACKEND_SIMULATED, &count));
-    CHECK(count == 1);
+    CHECK(count == 2);
     INVALID(grcuda_device_count(99, &count), "backend 99 is unknown");
     CHECK(count == 0);
     INVALID(grcuda_device_count(GRCUDA_BACKEND_SIMULATED, NULL), "count_out is NULL");
