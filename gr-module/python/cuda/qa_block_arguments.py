@@ -853,39 +853,27 @@ class qa_block_arguments(flowgraph_test):
                         result.stderr,
                     )
 
+    def check_count_preference(self, option, accepted, refused, advice):
+        """[cuda] \\p option, set through gr::prefs' variable: the \\p accepted values run, the
+        \\p refused ones stop the flowgraph with a message that quotes them and gives \\p advice."""
+        for value in accepted + refused:
+            with self.subTest(option=option, value=value):
+                result = self.ran_with(f"GR_CONF_CUDA_{option.upper()}", value)
+                if value in accepted:
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                else:
+                    self.assertIn(f'gr-cuda: [cuda] {option}="{value}" is refused: {advice}', result.stderr)
+
     def test_ring_floor_must_be_a_size(self):
         # gr::prefs would read a typo as 0, which sizes rings as GNU Radio asks: refused.
-        cases = (
-            ("-1", False),
-            ("abc", False),
-            ("1.5", False),
-            ("2000000000000", False),
-            ("0", True),
-            ("1048576", True),
+        self.check_count_preference(
+            "ring_floor_bytes", ("0", "1048576"), ("-1", "abc", "1.5", "2000000000000"), "use a whole number of bytes"
         )
-        for value, runs in cases:
-            with self.subTest(value=value):
-                result = self.ran_with("GR_CONF_CUDA_RING_FLOOR_BYTES", value)
-                if runs:
-                    self.assertEqual(result.returncode, 0, result.stderr)
-                else:
-                    self.assertIn(
-                        f'gr-cuda: [cuda] ring_floor_bytes="{value}" is refused: use a whole number of bytes',
-                        result.stderr,
-                    )
 
     def test_ring_calls_must_be_a_count_from_two(self):
-        cases = (("1", False), ("0", False), ("abc", False), ("3.5", False), ("2000", False), ("2", True), ("16", True))
-        for value, runs in cases:
-            with self.subTest(value=value):
-                result = self.ran_with("GR_CONF_CUDA_RING_CALLS", value)
-                if runs:
-                    self.assertEqual(result.returncode, 0, result.stderr)
-                else:
-                    self.assertIn(
-                        f'gr-cuda: [cuda] ring_calls="{value}" is refused: use a whole number of calls from 2 to 1024',
-                        result.stderr,
-                    )
+        self.check_count_preference(
+            "ring_calls", ("2", "16"), ("1", "0", "abc", "3.5", "2000"), "use a whole number of calls from 2 to 1024"
+        )
 
     def test_kernel_cache_preference(self):
         # A flowgraph with a GPU kernel, in a fresh process whose GNU Radio preferences are a
