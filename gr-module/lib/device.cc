@@ -70,9 +70,9 @@ const shared_device& open_shared_device()
         std::string backend_source;
         const uint32_t backend = requested_backend(backend_source);
         check(grcuda_device_open(requested_ordinal(), backend, &shared.handle),
-              "gr-cuda: opening the CUDA device");
+              "gr-cuda: opening the device");
         check(grcuda_device_get_info(shared.handle, &shared.info),
-              "gr-cuda: describing the CUDA device");
+              "gr-cuda: describing the device");
         gr::logger& logger = module_logger();
         if (shared.info.backend == GRCUDA_BACKEND_SIMULATED) {
             // Chosen automatically, libgrcuda has just said why, in one line.
