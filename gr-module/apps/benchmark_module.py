@@ -516,65 +516,53 @@ def latency(args, results):
 
 
 def draw(results, folder):
-    """The plots of the tables \\p results holds (a JSON of an --only run holds some)."""
     os.makedirs(folder, exist_ok=True)
-    transfer = results.get("transfer")
-    if transfer:
-        plot(
-            os.path.join(folder, "module-transfers.png"),
-            "CPU <-> GPU through gr-cuda vs raw pinned copies (H200)",
-            "bytes per call",
-            "GB/s",
-            {
-                "H2D raw": [(t["bytes"], t["h2d_raw"]) for t in transfer],
-                "H2D module": [(t["bytes"], t["h2d"]) for t in transfer],
-                "D2H raw": [(t["bytes"], t["d2h_raw"]) for t in transfer],
-                "D2H module": [(t["bytes"], t["d2h"]) for t in transfer],
-            },
-        )
-    chain_rows = results.get("chain")
-    if chain_rows:
-        plot(
-            os.path.join(folder, "module-chain.png"),
-            "GPU-resident chain vs bare kernels (H200)",
-            "items per call",
-            "Gitems/s",
-            {
-                "bare copy+multiply": [(c["items"], c["bare_copy_multiply"]) for c in chain_rows],
-                "null_source->head->multiply->null_sink": [(c["items"], c["chain"]) for c in chain_rows],
-                "bare multiply": [(c["items"], c["bare_multiply"]) for c in chain_rows],
-                "null_source->multiply->null_sink": [(c["items"], c["chain_without_head"]) for c in chain_rows],
-            },
-        )
-    fft_rows = results.get("fft")
-    if fft_rows:
-        plot(
-            os.path.join(folder, "module-fft.png"),
-            "cuda.fft as a share of cuFFT called directly (H200)",
-            "samples per call",
-            "% of cuFFT",
-            {
-                f"FFT size {size}": [
-                    (f["per_call"], 100 * f["module"] / f["cufft"]) for f in fft_rows if f["size"] == size
-                ]
-                for size in sorted({f["size"] for f in fft_rows})
-            },
-        )
-    draw_source_paced(results, folder)
-
-
-def draw_source_paced(results, folder):
-    rows = results.get("source_paced")
-    if not rows:
-        return
+    transfer = results.get("transfer", [])
+    plot(
+        os.path.join(folder, "module-transfers.png"),
+        "CPU <-> GPU through gr-cuda vs raw pinned copies (H200)",
+        "bytes per call",
+        "GB/s",
+        {
+            "H2D raw": [(t["bytes"], t["h2d_raw"]) for t in transfer],
+            "H2D module": [(t["bytes"], t["h2d"]) for t in transfer],
+            "D2H raw": [(t["bytes"], t["d2h_raw"]) for t in transfer],
+            "D2H module": [(t["bytes"], t["d2h"]) for t in transfer],
+        },
+    )
+    chain_rows = results.get("chain", [])
+    plot(
+        os.path.join(folder, "module-chain.png"),
+        "GPU-resident chain vs bare kernels (H200)",
+        "items per call",
+        "Gitems/s",
+        {
+            "bare copy+multiply": [(c["items"], c["bare_copy_multiply"]) for c in chain_rows],
+            "null_source->head->multiply->null_sink": [(c["items"], c["chain"]) for c in chain_rows],
+            "bare multiply": [(c["items"], c["bare_multiply"]) for c in chain_rows],
+            "null_source->multiply->null_sink": [(c["items"], c["chain_without_head"]) for c in chain_rows],
+        },
+    )
+    fft_rows = results.get("fft", [])
+    plot(
+        os.path.join(folder, "module-fft.png"),
+        "cuda.fft as a share of cuFFT called directly (H200)",
+        "samples per call",
+        "% of cuFFT",
+        {
+            f"FFT size {size}": [(f["per_call"], 100 * f["module"] / f["cufft"]) for f in fft_rows if f["size"] == size]
+            for size in sorted({f["size"] for f in fft_rows})
+        },
+    )
+    paced_rows = results.get("source_paced", [])
     plot(
         os.path.join(folder, "module-source-paced.png"),
         "Source-paced GPU chains as a share of the bare kernel or cuFFT (H200)",
         "samples per source call",
         "% of baseline",
         {
-            name: [(row["per_call"], 100 * row["rate"] / row["baseline"]) for row in rows if row["flowgraph"] == name]
-            for name in dict.fromkeys(row["flowgraph"] for row in rows)
+            name: [(r["per_call"], 100 * r["rate"] / r["baseline"]) for r in paced_rows if r["flowgraph"] == name]
+            for name in dict.fromkeys(r["flowgraph"] for r in paced_rows)
         },
     )
 

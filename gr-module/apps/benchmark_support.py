@@ -252,8 +252,11 @@ def main(description, title, tables, draw, add_arguments=None, prepare=None):
 
 
 def plot(path, title, xlabel, ylabel, series, log_x=True, log_y=False):
-    """A line plot of \\p series ({label: [(x, y), ...]}) to \\p path; skipped without
-    matplotlib (the GPU kit has none: plot from the JSON with --plot-only there)."""
+    """A line plot of \\p series ({label: [(x, y), ...]}) to \\p path; skipped where no series
+    has a point (a JSON of an --only run holds some tables) and without matplotlib (the GPU
+    kit has none: plot from the JSON with --plot-only there)."""
+    if not any(series.values()):
+        return
     try:
         import matplotlib
 

@@ -44,6 +44,8 @@ class fft_cupy(sync_block):
         self._window = device_constant(self.xp, taps, numpy.float32) if len(taps) else None
         self._spectrum = scratch_buffer(self.xp, numpy.complex64, (fft_size,))
         self._plans = collections.OrderedDict()
+        # cuFFT's direction (CUFFT_FORWARD, CUFFT_INVERSE), which cupy.cuda.cufft names.
+        self._direction = -1 if self._forward else 1
 
     def stop(self):
         result = super().stop()  # waits for the stream: the plans are idle now
@@ -118,6 +120,5 @@ class fft_cupy(sync_block):
             # cuFFT may still run the oldest plan's last transform on the stream.
             self.stream.synchronize()
             self._plans.popitem(last=False)
-        self._direction = cufft.CUFFT_FORWARD if self._forward else cufft.CUFFT_INVERSE
         plan = self._plans[batch] = cufft.Plan1d(self._fft_size, cufft.CUFFT_C2C, batch)
         return plan
