@@ -759,7 +759,7 @@ impl Fuzzer {
     }
 
     fn memory_call(&mut self) {
-        match self.rng.below(7) {
+        match self.rng.below(8) {
             0..=2 => {
                 let (device, backend) = self.device();
                 let kind = self.rng.enum_value(&[
@@ -809,6 +809,7 @@ impl Fuzzer {
                     self.free_memory_at(index);
                 }
             }
+            5 => self.host_ring_cache_call(),
             _ => {
                 let (handle, expected) = if self.memories.is_empty() || self.rng.percent(20) {
                     (null_mut(), (0, 0))
@@ -2127,6 +2128,20 @@ impl Fuzzer {
                 let _ = grcuda_last_cuda_result();
             }
         }
+    }
+
+    /// Sets a limit for the host ring cache, checks that it holds no more, and goes back to the
+    /// default (an unlimited cache would keep every ring size the run frees).
+    fn host_ring_cache_call(&mut self) {
+        let limit = self.rng.pick(&[0, 4096, 1 << 20, 64 << 20, usize::MAX]);
+        grcuda_set_host_ring_cache_limit(limit);
+        self.count_call("grcuda_set_host_ring_cache_limit");
+        let held = grcuda_host_ring_cache_held_bytes();
+        self.count_call("grcuda_host_ring_cache_held_bytes");
+        if held > limit {
+            self.fail(&format!("the host ring cache holds {held} bytes over its limit of {limit}"));
+        }
+        grcuda_set_host_ring_cache_limit(512 << 20);
     }
 
     /// Sets the kernel cache's directory to NULL, the environment's own (so that kernels the

@@ -67,6 +67,7 @@ const shared_device& open_shared_device()
         }
         grcuda_set_log_callback(forward_to_logger, nullptr);
         pass_kernel_cache_directory();
+        pass_host_ring_cache_limit();
         std::string backend_source;
         const uint32_t backend = requested_backend(backend_source);
         check(grcuda_device_open(requested_ordinal(), backend, &shared.handle),

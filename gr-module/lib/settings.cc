@@ -21,13 +21,15 @@ namespace {
 //! On a GPU, large enough for calls that hide a launch's CPU cost behind the GPU work; on
 //! the simulated backend, where a call costs the same per item whatever its size, small:
 //! its rings are host memory that a long run touches in full.
-constexpr long gpu_ring_floor_bytes = 64L << 20;
+constexpr long gpu_ring_floor_bytes = 128L << 20;
 constexpr long simulated_ring_floor_bytes = 1L << 20;
-constexpr long default_ring_calls = 2;
+constexpr long default_ring_calls = 4;
 //! Beyond these a setting is a typo: a floor larger than any GPU's memory, or calls so
 //! many that each is a sliver of its ring.
 constexpr long long most_ring_floor_bytes = 1LL << 40;
 constexpr long long most_ring_calls = 1024;
+// libgrcuda's default: four rings of the default floor.
+constexpr long long default_host_ring_cache_bytes = 512LL << 20;
 //! The share of free device memory one buffer's floor may take: 30 GPU blocks on an 8 GiB
 //! card stay under half its memory.
 constexpr uint64_t free_memory_share = 64;
@@ -166,6 +168,18 @@ size_t ring_calls()
 size_t ring_share_bytes()
 {
     return static_cast<size_t>(free_memory() / free_memory_share);
+}
+
+void pass_host_ring_cache_limit()
+{
+    grcuda_set_host_ring_cache_limit(static_cast<size_t>(
+        counted_preference("host_ring_cache_bytes",
+                           default_host_ring_cache_bytes,
+                           0,
+                           most_ring_floor_bytes,
+                           "use a whole number of bytes up to 2^40, such as " +
+                               std::to_string(default_host_ring_cache_bytes) +
+                               " (the default; 0 keeps none)")));
 }
 
 void pass_kernel_cache_directory()

@@ -24,14 +24,17 @@ namespace cuda {
  * - device: the GPU's CUDA ordinal (default 0). $GRCUDA_DEVICE.
  * - host_wait: how GNU Radio's threads wait for the GPU: adaptive (the default: poll for
  *   50 us, then sleep), spin or block. $GRCUDA_HOST_WAIT.
- * - ring_floor_bytes: the least a buffer's ring holds (default 64 MiB on a GPU, 1 MiB on
+ * - ring_floor_bytes: the least a buffer's ring holds (default 128 MiB on a GPU, 1 MiB on
  *   the simulated backend), so that a GPU block that falls behind takes many upstream
  *   calls' worth of items in one call. cuda_buffer takes at most ring_share_bytes() of
  *   it; 0 sizes rings as GNU Radio asks (its buffer_size preference, 32 KiB).
  * - ring_calls: how many calls of a GPU block whose calls the user did not cap
- *   (set_max_noutput_items) its output ring holds (default 2, at least 2): each call
+ *   (set_max_noutput_items) its output ring holds (default 4, at least 2): each call
  *   may fill this share of the ring. More calls per ring let writer and readers overlap
  *   more, at smaller calls for the same floor.
+ * - host_ring_cache_bytes: how many bytes of freed host rings (the pinned host side of
+ *   CPU-GPU edges) the process keeps for the next flowgraph's edges of the same size
+ *   (default 512 MiB; 0 keeps none): pinning a ring costs about 0.4 ms per MiB.
  * - kernel_cache: the absolute path of the folder where libgrcuda keeps the kernels it
  *   compiles with NVRTC, for later processes (default $XDG_CACHE_HOME/grcuda/kernels,
  *   else ~/.cache/grcuda/kernels). $GRCUDA_KERNEL_CACHE.
@@ -48,6 +51,9 @@ size_t ring_floor_bytes();
 size_t ring_calls();
 //! The most a ring grows to by itself: 1/64 of the device memory free now.
 size_t ring_share_bytes();
+//! Hands the host_ring_cache_bytes preference to libgrcuda
+//! (grcuda_set_host_ring_cache_limit()).
+void pass_host_ring_cache_limit();
 //! Hands the kernel_cache preference to libgrcuda (grcuda_set_kernel_cache_directory()),
 //! unless $GRCUDA_KERNEL_CACHE is set, which libgrcuda reads itself.
 void pass_kernel_cache_directory();

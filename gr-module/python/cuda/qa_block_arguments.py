@@ -875,6 +875,11 @@ class qa_block_arguments(flowgraph_test):
             "ring_calls", ("2", "16"), ("1", "0", "abc", "3.5", "2000"), "use a whole number of calls from 2 to 1024"
         )
 
+    def test_host_ring_cache_must_be_a_size(self):
+        self.check_count_preference(
+            "host_ring_cache_bytes", ("0", "1048576"), ("-1", "lots", "2.5"), "use a whole number of bytes"
+        )
+
     def test_kernel_cache_preference(self):
         # A flowgraph with a GPU kernel, in a fresh process whose GNU Radio preferences are a
         # config.conf of its own (GR_PREFS_PATH) naming the kernel cache's folder.
