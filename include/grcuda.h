@@ -1518,8 +1518,9 @@ size_t grcuda_memory_size(const struct grcuda_memory *memory);
  * GRCUDA_MEMORY_HOST_RING memory) that the process keeps for the next rings of the same
  * device and size, for the whole process. Registering a ring with CUDA pins its pages (about
  * 0.4 ms per MiB), which a flowgraph that starts again would otherwise pay again for every
- * CPU-GPU edge. The default is 512 MiB; 0 keeps none. Rings kept beyond a lowered limit are
- * released at once, oldest first.
+ * CPU-GPU edge. A kept ring is zeroed when it is freed, so that a ring taken over starts
+ * zeroed as a new one does. The default is 512 MiB; 0 keeps none. Rings kept beyond a
+ * lowered limit are released at once, oldest first.
  */
 void grcuda_set_host_ring_cache_limit(size_t bytes);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 //! The host ring cache: a freed host ring is kept for the next ring of its device and size,
-//! within the limit, oldest released first, and a kept ring works as a new one. One test, as
+//! within the limit, oldest released first, and a kept ring is zeroed and works as a new one. One test, as
 //! the cache is the process's.
 
 mod support;
@@ -43,8 +43,16 @@ fn freed_host_rings_are_kept_for_the_next_ring_of_their_size() {
         assert!(back.as_mut_slice() == &bytes[..small]);
     }
 
-    // Over the limit, the oldest go first.
+    // A kept ring starts zeroed, as a new one does: GNU Radio's readers with history read
+    // items from before the first one written, and expect zeros there.
     drop(again);
+    let zeroed = HostRing::new(&device, small).unwrap();
+    assert_eq!(zeroed.address(), first_address);
+    let bytes = unsafe { std::slice::from_raw_parts(zeroed.address() as *const u8, 2 * small) };
+    assert!(bytes.iter().all(|&byte| byte == 0), "a ring taken from the cache holds what its last buffer left");
+    drop(zeroed);
+
+    // Over the limit, the oldest go first.
     drop(other_size);
     let (third, fourth) = (HostRing::new(&device, large).unwrap(), HostRing::new(&device, large).unwrap());
     drop(third);

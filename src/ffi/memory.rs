@@ -108,8 +108,9 @@ pub extern "C" fn grcuda_memory_size(memory: *const grcuda_memory) -> usize {
 /// GRCUDA_MEMORY_HOST_RING memory) that the process keeps for the next rings of the same
 /// device and size, for the whole process. Registering a ring with CUDA pins its pages (about
 /// 0.4 ms per MiB), which a flowgraph that starts again would otherwise pay again for every
-/// CPU-GPU edge. The default is 512 MiB; 0 keeps none. Rings kept beyond a lowered limit are
-/// released at once, oldest first.
+/// CPU-GPU edge. A kept ring is zeroed when it is freed, so that a ring taken over starts
+/// zeroed as a new one does. The default is 512 MiB; 0 keeps none. Rings kept beyond a
+/// lowered limit are released at once, oldest first.
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_set_host_ring_cache_limit(bytes: usize) {
     guard_value((), || host_ring_cache::set_limit_bytes(bytes))

@@ -5,8 +5,9 @@
 //! Only the first mapping is registered: both mappings share their physical pages, so the
 //! pages are pinned either way, and DMA always addresses the first mapping (copies are split
 //! at the wrap point; see `buffer`). The CPU may use either mapping. On the simulated backend
-//! the mapping is plain memory. A dropped ring goes to `host_ring_cache`, which hands it to
-//! the next ring of its device and size or releases it.
+//! the mapping is plain memory. Either way a new ring starts zeroed (a fresh memfd is), as
+//! GNU Radio's buffers do. A dropped ring goes to `host_ring_cache`, which hands it, zeroed
+//! again, to the next ring of its device and size, or releases it.
 
 use super::host_ring_cache;
 use crate::device::Device;
@@ -75,6 +76,11 @@ impl HostPages {
 
     pub(super) fn size(&self) -> usize {
         self.mapping.size()
+    }
+
+    /// Sets every byte of the ring to zero, as a new ring starts.
+    pub(super) fn zero(&mut self) {
+        unsafe { std::ptr::write_bytes(self.mapping.base(), 0, self.mapping.size()) };
     }
 
     pub(super) fn belongs_to(&self, device: &Device) -> bool {

@@ -8,8 +8,11 @@
 //! makes its ring when the edge is first used, so a flowgraph that stops and starts again, or
 //! the next flowgraph of the process, would pay both again for every edge. A freed ring
 //! therefore stays mapped (and registered) here, up to [`limit_bytes`] in all (512 MiB unless
-//! [`set_limit_bytes`] says otherwise), oldest released first. A ring taken from here holds
-//! whatever its last buffer left, which no reader sees before a writer has written it.
+//! [`set_limit_bytes`] says otherwise), oldest released first. A ring is zeroed when it is
+//! kept, because a new ring must start zeroed as GNU Radio's buffers do: a reader with history
+//! or a sample delay reads items from before the first one written, and GNU Radio gives it
+//! zeros there. Zeroing costs a memset of the ring in the thread that frees it (at a
+//! flowgraph's teardown), a fraction of what pinning costs and off the path that starts one.
 //!
 //! Invariants: one mutex guards the list, and a ring is either in the list or owned by one
 //! [`super::HostRing`]. Releasing a ring (unregistering it can take milliseconds) happens
@@ -56,10 +59,15 @@ pub(super) fn take(device: &Device, size: usize) -> Option<HostPages> {
     cached.remove(index)
 }
 
-/// Keeps a freed ring, releasing the oldest beyond the limit (this one, if it alone is
-/// larger).
-pub(super) fn keep(pages: HostPages) {
+/// Keeps a freed ring, zeroed, releasing the oldest beyond the limit; a ring larger than the
+/// limit is released at once.
+pub(super) fn keep(mut pages: HostPages) {
     let limit = limit_bytes();
+    if pages.size() > limit {
+        return;
+    }
+    // Outside the lock: a memset of a large ring takes milliseconds.
+    pages.zero();
     let released = {
         let mut cached = cached();
         cached.push_back(pages);
