@@ -3,8 +3,8 @@
 //! Host rings kept after their buffers are freed, for the next ring of the same device and
 //! size to take over.
 //!
-//! Registering a ring with CUDA pins its pages: about 0.4 ms per MiB on the H200 (26 ms for a
-//! 64 MiB ring), and unregistering costs a quarter of that. Each CPU-GPU edge of a flowgraph
+//! Registering a ring with CUDA pins its pages: about 0.5 ms per MiB on the H200 (66 ms for a
+//! 128 MiB ring), and unregistering costs a quarter of that. Each CPU-GPU edge of a flowgraph
 //! makes its ring when the edge is first used, so a flowgraph that stops and starts again, or
 //! the next flowgraph of the process, would pay both again for every edge. A freed ring
 //! therefore stays mapped (and registered) here, up to [`limit_bytes`] in all (512 MiB unless
