@@ -28,8 +28,6 @@ constexpr long default_ring_calls = 4;
 //! many that each is a sliver of its ring.
 constexpr long long most_ring_floor_bytes = 1LL << 40;
 constexpr long long most_ring_calls = 1024;
-// libgrcuda's default: four rings of the default floor.
-constexpr long long default_host_ring_cache_bytes = 512LL << 20;
 //! The share of free device memory one buffer's floor may take: 30 GPU blocks on an 8 GiB
 //! card stay under half its memory.
 constexpr uint64_t free_memory_share = 64;
@@ -172,14 +170,17 @@ size_t ring_share_bytes()
 
 void pass_host_ring_cache_limit()
 {
+    // Unset, libgrcuda's own default holds.
+    const char* option = "host_ring_cache_bytes";
+    if (gr::prefs::singleton()->get_string("cuda", option, "").empty()) {
+        return;
+    }
     grcuda_set_host_ring_cache_limit(static_cast<size_t>(
-        counted_preference("host_ring_cache_bytes",
-                           default_host_ring_cache_bytes,
+        counted_preference(option,
+                           0,
                            0,
                            most_ring_floor_bytes,
-                           "use a whole number of bytes up to 2^40, such as " +
-                               std::to_string(default_host_ring_cache_bytes) +
-                               " (the default; 0 keeps none)")));
+                           "use a whole number of bytes up to 2^40 (0 keeps none)")));
 }
 
 void pass_kernel_cache_directory()

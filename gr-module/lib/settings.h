@@ -51,8 +51,8 @@ size_t ring_floor_bytes();
 size_t ring_calls();
 //! The most a ring grows to by itself: 1/64 of the device memory free now.
 size_t ring_share_bytes();
-//! Hands the host_ring_cache_bytes preference to libgrcuda
-//! (grcuda_set_host_ring_cache_limit()).
+//! Hands the host_ring_cache_bytes preference, where set, to libgrcuda
+//! (grcuda_set_host_ring_cache_limit()); unset, libgrcuda's default holds.
 void pass_host_ring_cache_limit();
 //! Hands the kernel_cache preference to libgrcuda (grcuda_set_kernel_cache_directory()),
 //! unless $GRCUDA_KERNEL_CACHE is set, which libgrcuda reads itself.

@@ -84,8 +84,7 @@ impl HostPages {
     }
 
     pub(super) fn belongs_to(&self, device: &Device) -> bool {
-        let (mine, theirs) = (self.device.info(), device.info());
-        mine.backend == theirs.backend && mine.ordinal == theirs.ordinal
+        self.device.is_same_device(device)
     }
 }
 
