@@ -375,6 +375,10 @@ impl Buffer {
         if nitems == 0 {
             return Ok(());
         }
+        if transfer.kind == TransferType::HostToDevice {
+            // The CPU writes the host ring, possibly more than it posts.
+            self.note_host_writes(transfer, span);
+        }
         match transfer.kind {
             // The CPU writer must not overwrite host memory a DMA still reads.
             TransferType::HostToDevice => self.wait_newest_post_overlapping(span, None),
@@ -393,6 +397,7 @@ impl Buffer {
         if nitems == 0 {
             return Ok(());
         }
+        self.note_host_writes(transfer, span);
         let (writer_stream, offered) = {
             let mut writer = lock(&self.writer);
             (writer.stream.clone(), writer.offered.take())
@@ -433,6 +438,15 @@ impl Buffer {
             }
         }
         Ok(())
+    }
+
+    /// Tells the host ring of host-to-device and device-to-host edges that `span` is written
+    /// (by the CPU writer or by a copy), for it to zero that part when it is freed. Writes
+    /// happen only in spans a writer began or posted.
+    fn note_host_writes(&self, transfer: &Transfer, span: RingSpan) {
+        if let Some(host) = &transfer.host_ring {
+            host.note_written(span.start * self.item_size, span.len * self.item_size);
+        }
     }
 
     /// The DMA of one post, split at the wrap point: DMA uses only the first mapping of the

@@ -11,8 +11,9 @@
 //! [`set_limit_bytes`] says otherwise), oldest released first. A ring is zeroed when it is
 //! kept, because a new ring must start zeroed as GNU Radio's buffers do: a reader with history
 //! or a sample delay reads items from before the first one written, and GNU Radio gives it
-//! zeros there. Zeroing costs a memset of the ring in the thread that frees it (at a
-//! flowgraph's teardown), a fraction of what pinning costs and off the path that starts one.
+//! zeros there. Zeroing costs a memset of the part of the ring that was written, in the thread
+//! that frees it (at a flowgraph's teardown): at most a fraction of what pinning costs, and off
+//! the path that starts one.
 //!
 //! Invariants: one mutex guards the list, and a ring is either in the list or owned by one
 //! [`super::HostRing`]. Releasing a ring (unregistering it can take milliseconds) happens
@@ -59,15 +60,15 @@ pub(super) fn take(device: &Device, size: usize) -> Option<HostPages> {
     cached.remove(index)
 }
 
-/// Keeps a freed ring, zeroed, releasing the oldest beyond the limit; a ring larger than the
-/// limit is released at once.
-pub(super) fn keep(mut pages: HostPages) {
+/// Keeps a freed ring whose first `written_bytes` may hold data, zeroed, releasing the oldest
+/// beyond the limit; a ring larger than the limit is released at once.
+pub(super) fn keep(mut pages: HostPages, written_bytes: usize) {
     let limit = limit_bytes();
     if pages.size() > limit {
         return;
     }
     // Outside the lock: a memset of a large ring takes milliseconds.
-    pages.zero();
+    pages.zero_first(written_bytes);
     let released = {
         let mut cached = cached();
         cached.push_back(pages);
