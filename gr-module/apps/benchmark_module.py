@@ -19,7 +19,9 @@
 6. The host wait (spin, adaptive, block) in a GPU-bound chain: throughput and cores busy.
 7. Latency of a CPU -> GPU -> CPU chain at a fixed rate (100 Msamples/s through a
    throttle), p50 and p99, with today's defaults and with the settings gr-cuda had before
-   passive batching (GNU Radio's buffer sizes, spin waits).
+   passive batching (GNU Radio's buffer sizes, spin waits), and each of those two apart.
+8. Diagnostics, never in the figures: where the CPU goes per thread, and the CPU time per
+   work() call of each block (GNU Radio's performance counters, thread clock).
 
 Items per call are set with set_max_noutput_items on the measured blocks, buffers hold
 --buffer-calls calls; flowgraph rates are steady-state rates (benchmark_support.py).
@@ -450,6 +452,68 @@ def threads(args, results):
     print()
 
 
+def call_cpu(args, results):
+    print("### CPU time per work() call (diagnostic)\n")
+    clock = os.environ.get("GR_CONF_PERFCOUNTERS_CLOCK", "monotonic")
+    if not counters_enabled():
+        print(
+            "Needs GNU Radio's performance counters for the calls per block: GR_CONF_PERFCOUNTERS_ON=True, "
+            "with GR_CONF_PERFCOUNTERS_CLOCK=thread for CPU time in work() (scripts/gpu-module-run diagnostics).\n"
+        )
+        return
+    print(
+        "Source-paced chains (only the source's call size set). 'work()': GNU Radio's counter, mean time "
+        f"in work() per call on the {clock} clock (the thread clock counts CPU time only, so a host wait "
+        "that sleeps costs nothing there and one that spins costs what it spins). 'thread': the CPU time "
+        "of the block's thread (schedstat) over its calls, so GNU Radio's scheduler around work() (buffer "
+        "bookkeeping, post_work, waking the neighbours) is in it too.\n"
+    )
+    print(
+        "| flowgraph | samples per source call | host wait | block | items per call | work() us | thread us per call |"
+    )
+    print("|---|---:|---|---|---:|---:|---:|")
+    shift = 16 if args.quick else 20
+    for size in (None,) if args.quick else (None, 1024, 65536):
+        name, per_item, build = gpu_chains(size, ffts=1)
+        for mode in ("block", "adaptive"):
+            made = []
+
+            def paced():
+                tb, tuned, last = build()
+                tuned[0].set_max_noutput_items((1 << shift) // per_item)
+                made.extend(tuned + [last])
+                return tb, [], last
+
+            usage = {}
+            rate, _ = measure_chain(args, paced, per_item, environment={"GRCUDA_HOST_WAIT": mode}, threads=usage)
+            items_per_second = rate * 1e9 / per_item
+            for block in made:
+                # GNU Radio names a block's thread <name><unique id>, cut to Linux's 15 characters.
+                thread = f"{block.name()}{block.unique_id()}"[:15]
+                items_per_call = block.pc_noutput_items_avg()
+                calls_per_second = items_per_second / items_per_call if items_per_call else 0
+                cores = usage.get(thread, (0.0, 0.0))[0]
+                thread_us = 1e6 * cores / calls_per_second if calls_per_second else 0
+                work_us = block.pc_work_time_avg() / 1e3
+                results["call_cpu"].append(
+                    {
+                        "flowgraph": name,
+                        "per_call": 1 << shift,
+                        "host_wait": mode,
+                        "clock": clock,
+                        "block": block.name(),
+                        "items_per_call": items_per_call,
+                        "work_us": work_us,
+                        "thread_us": thread_us,
+                    }
+                )
+                print(
+                    f"| {name} | 2^{shift} | {mode} | {block.name()} | {items_per_call:.0f} | {work_us:.1f} "
+                    f"| {thread_us:.1f} |"
+                )
+    print()
+
+
 class stamper(gr.sync_block):
     """A CPU pass-through that notes when each of its calls ends: (items so far, seconds)."""
 
@@ -474,12 +538,15 @@ def latency(args, results):
         "null_source -> throttle -> stamp (CPU) -> cuda.copy -> cuda.multiply_const_cc -> cuda.copy -> "
         "stamp (CPU sink); a sample's latency runs from the end of the call that stamped it in to the end "
         "of the call that took it out. 'Before': GNU Radio's buffer sizes and spin waits, as gr-cuda ran "
-        "before passive batching.\n"
+        "before passive batching; the rows between change one of the two, or the calls per ring.\n"
     )
     print("| settings | p50 us | p99 us | cores |")
     print("|---|---:|---:|---:|")
     for label, environment in (
         ("before: ring_floor_bytes = 0, spin", {"GR_CONF_CUDA_RING_FLOOR_BYTES": "0", "GRCUDA_HOST_WAIT": "spin"}),
+        ("ring_floor_bytes = 0 (adaptive wait)", {"GR_CONF_CUDA_RING_FLOOR_BYTES": "0"}),
+        ("spin (default rings)", {"GRCUDA_HOST_WAIT": "spin"}),
+        ("ring_calls = 2", {"GR_CONF_CUDA_RING_CALLS": "2"}),
         ("defaults", {}),
     ):
         blocks_made = {}
@@ -585,6 +652,7 @@ if __name__ == "__main__":
             "ring_sizes": ring_sizes,
             "host_wait": host_wait,
             "threads": threads,
+            "call_cpu": call_cpu,
             "latency": latency,
         },
         draw,
