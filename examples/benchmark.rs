@@ -13,7 +13,9 @@
 //! 4. CUDA graphs: the CPU time of launching one or three small kernels one by one against
 //!    launching the same kernels captured in a CUDA graph, which is what a block with
 //!    several launches per call (cuda.fft with a window and a shift) could save.
-//! 5. What making and freeing a buffer costs, by ring size and edge kind: a flowgraph's start
+//! 5. The driver calls of a GPU block's work() (a launch, an event record, a stream wait)
+//!    made by 1 to 8 threads at once, as GNU Radio's threads make them.
+//! 6. What making and freeing a buffer costs, by ring size and edge kind: a flowgraph's start
 //!    makes one per edge, and an edge between a CPU and a GPU block also pins a host ring as
 //!    large as its device ring.
 //!
@@ -388,6 +390,64 @@ fn graph_table(device: &Device, settings: &Settings) {
     );
 }
 
+/// What a GPU block's work() call costs the CPU in driver calls, when other threads make
+/// theirs at the same time, as GNU Radio's thread-per-block scheduler has them do: each thread
+/// launches a kernel on its own stream, records an event after it and makes a second stream
+/// wait for that event (a sync block's end_work and post_work), call after call.
+fn concurrent_calls_table(device: &Device, settings: &Settings) {
+    println!("### Driver calls of a GPU block's work() with other blocks' threads making theirs\n");
+    println!(
+        "Microseconds per call, the mean over the threads: a multiply_const_ff launch of 4096 items, \
+         then an event record and a stream wait, each thread on streams of its own; \"launch only\": \
+         the launch alone. The driver serialises parts of these calls across threads, which is what a \
+         flowgraph of several GPU blocks pays on top of one block's cost.\n"
+    );
+    println!("| threads | launch only, us per call | launch + record + wait, us per call |");
+    println!("|---:|---:|---:|");
+    let calls = settings.rounds / 8;
+    for threads in [1usize, 2, 4, 8] {
+        let per_call = |with_events: bool| {
+            let barrier = std::sync::Barrier::new(threads);
+            let totals: Vec<f64> = thread::scope(|scope| {
+                let workers: Vec<_> = (0..threads)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            let (stream, reader) = (Stream::new(device).unwrap(), Stream::new(device).unwrap());
+                            let event = Event::new(device, HostWait::Spin).unwrap();
+                            let data = DeviceAllocation::new(device, 4096 * 4).unwrap();
+                            let call = || {
+                                unsafe {
+                                    kernels::multiply_const(&stream, data.address(), data.address(), 4096, 1.0f32)
+                                        .unwrap()
+                                };
+                                if with_events {
+                                    stream.record(&event).unwrap();
+                                    reader.wait(&event).unwrap();
+                                }
+                            };
+                            call();
+                            stream.synchronize().unwrap();
+                            barrier.wait();
+                            let started = Instant::now();
+                            for _ in 0..calls {
+                                call();
+                            }
+                            let elapsed = started.elapsed();
+                            stream.synchronize().unwrap();
+                            reader.synchronize().unwrap();
+                            elapsed.as_secs_f64() * 1e6 / calls as f64
+                        })
+                    })
+                    .collect();
+                workers.into_iter().map(|worker| worker.join().unwrap()).collect()
+            });
+            totals.iter().sum::<f64>() / threads as f64
+        };
+        println!("| {threads} | {:.2} | {:.2} |", per_call(false), per_call(true));
+    }
+    println!("\n({calls} calls per thread)\n");
+}
+
 /// Milliseconds to make a buffer of `bytes` with the transfer type `kind` (its rings mapped,
 /// a host ring pinned for host edges) and to free it again: the medians of `repeats` runs,
 /// with freed host rings kept for reuse (`kept`, after a first buffer has left one) or not.
@@ -479,6 +539,7 @@ fn main() {
     multiply_table(&device, &settings);
     if !device.is_simulated() {
         graph_table(&device, &settings);
+        concurrent_calls_table(&device, &settings);
     }
     buffer_lifetime_table(&device, &settings);
 }

@@ -96,6 +96,103 @@ RATIONAL_RESAMPLER_KERNEL(ccc, complex64, complex64)
 RATIONAL_RESAMPLER_KERNEL(ccf, complex64, float)
 RATIONAL_RESAMPLER_KERNEL(fff, float, float)
 
+// The resampler from shared memory. A block takes a tile of whole output groups
+// (RESAMPLER_TILE_THREADS / I groups of I * RESAMPLER_TILE_OUTPUTS consecutive outputs, at
+// least one), stages the input they read with coalesced loads, and, where they fit, the
+// taps; then each work item computes RESAMPLER_TILE_OUTPUTS outputs of one phase slot from
+// there, with 32-bit indices. A tile starts at a multiple of I outputs, so output F + d of a
+// tile starting at output F has position F * D + first_phase + d * D: its phase and its input
+// offset from the tile's first input (F / I) * D follow from d alone. Item i of the staged
+// input sits at i + i / 16, so that the reads of neighbouring groups, R * D items apart,
+// spread over the banks. The sums are the same multiply-adds in the same order as the
+// kernel above (taps in increasing index). The host launches it with
+// RESAMPLER_TILE_THREADS threads and the shared memory resampler_tile_bytes() gives, and only
+// when that fits; otherwise the kernel above.
+#define RESAMPLER_TILE_THREADS 128
+#define RESAMPLER_TILE_OUTPUTS 8
+
+__device__ inline unsigned resampler_padded(unsigned i) { return i + (i >> 4); }
+
+template <typename Sample, typename Tap>
+__device__ void rational_resampler_tiled(const Sample* __restrict__ input, const Tap* __restrict__ taps,
+                                         Sample* __restrict__ output, count_type outputs,
+                                         count_type interpolation, count_type decimation,
+                                         count_type taps_per_phase, count_type first_phase,
+                                         int taps_in_shared) {
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    const unsigned I = (unsigned)interpolation, D = (unsigned)decimation, N = (unsigned)taps_per_phase;
+    const unsigned tap_count = I * N;
+    const Tap* tap_source = taps;
+    Sample* staged = reinterpret_cast<Sample*>(shared_bytes);
+    if (taps_in_shared) {
+        Tap* shared_taps = reinterpret_cast<Tap*>(shared_bytes);
+        for (unsigned i = threadIdx.x; i < tap_count; i += blockDim.x) {
+            shared_taps[i] = taps[i];
+        }
+        tap_source = shared_taps;
+        // Samples after the taps, aligned for the widest sample.
+        staged = reinterpret_cast<Sample*>(shared_bytes + ((tap_count * sizeof(Tap) + 15) & ~15u));
+    }
+    const unsigned groups = I < RESAMPLER_TILE_THREADS ? RESAMPLER_TILE_THREADS / I : 1;
+    const unsigned work_items = groups * I;
+    const unsigned tile_outputs = work_items * RESAMPLER_TILE_OUTPUTS;
+    const unsigned first_phase32 = (unsigned)first_phase;
+    // The input a whole tile reads: through the newest item of its last output.
+    const unsigned span = (first_phase32 + (tile_outputs - 1) * D) / I + N;
+    const count_type input_items = ((count_type)first_phase + (outputs - 1) * decimation) / interpolation + taps_per_phase;
+    for (count_type tile = blockIdx.x; tile * tile_outputs < outputs; tile += gridDim.x) {
+        const count_type first_output = tile * tile_outputs;
+        const count_type base = tile * (count_type)(groups * RESAMPLER_TILE_OUTPUTS) * decimation;
+        __syncthreads(); // the previous tile's reads are done (and the taps staged)
+        for (unsigned i = threadIdx.x; i < span; i += blockDim.x) {
+            staged[resampler_padded(i)] = base + i < input_items ? load(input + base + i) : grcuda::zero<Sample>();
+        }
+        __syncthreads();
+        for (unsigned w = threadIdx.x; w < work_items; w += blockDim.x) {
+            const unsigned group = w / I, slot = w - group * I;
+            const unsigned local = group * I * RESAMPLER_TILE_OUTPUTS + slot;
+            if (first_output + local >= outputs) {
+                continue;
+            }
+            const unsigned position = first_phase32 + local * D;
+            const Tap* phase_taps = tap_source + position % I;
+            const unsigned newest = position / I + N - 1;
+            Sample totals[RESAMPLER_TILE_OUTPUTS];
+#pragma unroll
+            for (int r = 0; r < RESAMPLER_TILE_OUTPUTS; ++r) {
+                totals[r] = grcuda::zero<Sample>();
+            }
+            for (unsigned k = 0; k < N; ++k) {
+                const Tap tap = phase_taps[k * I];
+#pragma unroll
+                for (int r = 0; r < RESAMPLER_TILE_OUTPUTS; ++r) {
+                    totals[r] = grcuda::multiply_add(staged[resampler_padded(newest + r * D - k)], tap, totals[r]);
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < RESAMPLER_TILE_OUTPUTS; ++r) {
+                const count_type index = first_output + local + r * I;
+                if (index < outputs) {
+                    output[index] = totals[r];
+                }
+            }
+        }
+    }
+}
+
+#define RATIONAL_RESAMPLER_TILED_KERNEL(name, Sample, Tap)                                    \
+    extern "C" __global__ void grcuda_rational_resampler_tiled_##name(                        \
+        const Sample* input, const Tap* taps, Sample* output, count_type outputs,             \
+        count_type interpolation, count_type decimation, count_type taps_per_phase,           \
+        count_type first_phase, int taps_in_shared) {                                         \
+        rational_resampler_tiled(input, taps, output, outputs, interpolation, decimation,     \
+                                 taps_per_phase, first_phase, taps_in_shared);                \
+    }
+
+RATIONAL_RESAMPLER_TILED_KERNEL(ccc, complex64, complex64)
+RATIONAL_RESAMPLER_TILED_KERNEL(ccf, complex64, float)
+RATIONAL_RESAMPLER_TILED_KERNEL(fff, float, float)
+
 // Steps each thread filters: the branch's taps are loaded once for all of them.
 #define CHANNELIZER_STEPS_PER_THREAD 4
 

@@ -93,6 +93,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_fir_filter_{types}"));
         expected.push(format!("grcuda_fir_filter_tiled_{types}"));
         expected.push(format!("grcuda_rational_resampler_{types}"));
+        expected.push(format!("grcuda_rational_resampler_tiled_{types}"));
     }
     for name in [
         "grcuda_overlap_save_multiply",

@@ -126,7 +126,20 @@ fn check_resampler<S: Value + PartialEq + std::fmt::Debug, T: Value + PolyphaseT
     let harness = Harness::new("polyphase tests");
     let mut rng = StdRng::seed_from_u64(11);
     for (interpolation, decimation, taps_per_phase) in
-        [(1, 1, 1), (1, 1, 17), (3, 2, 7), (2, 5, 9), (7, 1, 3), (1, 6, 5)]
+        // The tiled kernel with taps in shared memory, one group per tile (I >= 128), taps in
+        // device memory (too many for shared memory as complex), and the kernel without tiles
+        // (a tile's input too long).
+        [
+            (1, 1, 1),
+            (1, 1, 17),
+            (3, 2, 7),
+            (2, 5, 9),
+            (7, 1, 3),
+            (1, 6, 5),
+            (160, 3, 4),
+            (200, 7, 40),
+            (1, 100, 3),
+        ]
     {
         let outputs = 10_007;
         let taps = random::<T>(&mut rng, interpolation * taps_per_phase);

@@ -149,6 +149,8 @@ pub(crate) static QUADRATURE_DEMOD_KERNELS: Kernels<1> = Kernels::new(&PHASE, "g
 pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rotator", [""]);
 pub(crate) static RATIONAL_RESAMPLER_KERNELS: Kernels<3> =
     Kernels::new(&POLYPHASE, "grcuda_rational_resampler_", polyphase::RESAMPLER_NAMES);
+pub(crate) static RATIONAL_RESAMPLER_TILED_KERNELS: Kernels<3> =
+    Kernels::new(&POLYPHASE, "grcuda_rational_resampler_tiled_", polyphase::RESAMPLER_NAMES);
 pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter", [""]);
 pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
@@ -221,6 +223,7 @@ mod tests {
             .chain(kernels(&LOGPWRFFT_POWER_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
+            .chain(kernels(&RATIONAL_RESAMPLER_TILED_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_GATHER_KERNELS));
