@@ -362,12 +362,15 @@ def host_wait(args, results):
     print()
 
 
-def source_paced_chain(build, source_items):
-    """\\p build with only its source's call size set: \\p source_items items per call."""
+def source_paced_chain(build, source_items, made=None):
+    """\\p build with only its source's call size set: \\p source_items items per call;
+    \\p made, a list, receives every block of the chain."""
 
     def paced():
         tb, tuned, last = build()
         tuned[0].set_max_noutput_items(source_items)
+        if made is not None:
+            made.extend(tuned + [last])
         return tb, [], last
 
     return paced
@@ -476,15 +479,8 @@ def call_cpu(args, results):
     for size in (None,) if args.quick else (None, 1024, 65536):
         name, per_item, build = gpu_chains(size, ffts=1)
         for mode in ("block", "adaptive"):
-            made = []
-
-            def paced():
-                tb, tuned, last = build()
-                tuned[0].set_max_noutput_items((1 << shift) // per_item)
-                made.extend(tuned + [last])
-                return tb, [], last
-
-            usage = {}
+            made, usage = [], {}
+            paced = source_paced_chain(build, (1 << shift) // per_item, made)
             rate, _ = measure_chain(args, paced, per_item, environment={"GRCUDA_HOST_WAIT": mode}, threads=usage)
             items_per_second = rate * 1e9 / per_item
             for block in made:

@@ -60,7 +60,10 @@ impl HostRing {
             return;
         }
         let end = offset.saturating_add(len).min(self.size());
-        self.written_end.fetch_max(end, Ordering::Relaxed);
+        // Every post tells of its span: skip the read-modify-write once the mark is past it.
+        if end > self.written_end.load(Ordering::Relaxed) {
+            self.written_end.fetch_max(end, Ordering::Relaxed);
+        }
     }
 }
 
