@@ -17,11 +17,16 @@ against:
 - for the channelizer also the cuFFT rate of its transforms: one M-point transform per D
   input items, batched as the block batches them, called straight through the C API.
 
-Rates are input samples per second, steady state (benchmark_support.py). Prints a Markdown
-table, writes the figures as JSON (--json) and a PNG plot (--plots, where matplotlib is
+A second table ("kernels") times libgrcuda's rational resampler alone, called straight
+through the C API on raw device memory with no flowgraph, against the same roofline: what the
+kernel reaches without GNU Radio's scheduler.
+
+Rates are input samples per second, steady state (benchmark_support.py). Prints Markdown
+tables, writes the figures as JSON (--json) and a PNG plot (--plots, where matplotlib is
 installed; --plot-only redraws it from a JSON file).
 """
 
+import ctypes
 import os
 
 import numpy as np
@@ -30,7 +35,16 @@ from gnuradio import blocks, filter as gr_filter, gr
 from gnuradio.filter import pfb
 
 import benchmark_support
-from benchmark_support import add_volume_argument, configure, copy_rate, plot, prepare_baselines, steady_rate
+from benchmark_support import (
+    add_volume_argument,
+    configure,
+    copy_rate,
+    grcuda,
+    ok,
+    plot,
+    prepare_baselines,
+    steady_rate,
+)
 
 from gnuradio import cuda
 
@@ -50,6 +64,7 @@ def resampler(suffix, interpolation, decimation, item_size):
     shape (None here)."""
     return {
         "name": f"rational_resampler_{suffix} {interpolation}/{decimation}",
+        "resampler": (suffix, interpolation, decimation),
         "item_size": item_size,
         "inputs_per_output": decimation / interpolation,
         "outputs_per_input": interpolation / decimation,
@@ -189,6 +204,57 @@ def polyphase(args, results):
     print()
 
 
+def kernel_rate(args, suffix, interpolation, decimation, input_items):
+    """Input samples per second of libgrcuda's rational resampler alone on raw device memory,
+    with the taps GNU Radio designs for this ratio (those the block uses)."""
+    r = args.raw
+    designed = len(getattr(gr_filter, f"rational_resampler_{suffix}")(interpolation, decimation).taps())
+    taps_per_phase = -(-designed // interpolation)
+    sample_bytes = FLOAT if suffix == "fff" else COMPLEX
+    tap_bytes = COMPLEX if suffix == "ccc" else FLOAT
+    outputs = input_items * interpolation // decimation
+    source = r.memory(0, (input_items + taps_per_phase) * sample_bytes)
+    taps = r.memory(0, interpolation * taps_per_phase * tap_bytes)
+    destination = r.memory(0, outputs * sample_bytes)
+    function = getattr(grcuda, f"grcuda_rational_resampler_{suffix}")
+    function.restype = ctypes.c_int
+    shape = [ctypes.c_size_t(value) for value in (outputs, interpolation, decimation, taps_per_phase, 0)]
+
+    def launch():
+        ok(function(r.stream, source, taps, destination, *shape), "rational resampler")
+
+    calls = max(8, args.volume // (input_items * sample_bytes))
+    return calls * input_items / r.timed(calls, launch), taps_per_phase
+
+
+def kernels(args, results):
+    copy = copy_rate(args, 64 << 20)
+    input_items = 1 << (18 if args.quick else 22)
+    print(f"### libgrcuda's rational resampler alone (2^{input_items.bit_length() - 1} input items per call)\n")
+    print(f"Input Gsamples/s on raw device memory; roofline as above ({copy / 1e9:.0f} GB/s read + written).\n")
+    print("| resampler | taps per phase | kernel | roofline | % of roofline |")
+    print("|---|---:|---:|---:|---:|")
+    for row in cases(args.quick):
+        if "resampler" not in row:
+            continue
+        suffix, interpolation, decimation = row["resampler"]
+        rate, taps_per_phase = kernel_rate(args, suffix, interpolation, decimation, input_items)
+        roofline = copy / (row["item_size"] * (1 + row["outputs_per_input"]))
+        results["kernels"].append(
+            {
+                "block": row["name"],
+                "per_call": input_items,
+                "taps_per_phase": taps_per_phase,
+                "kernel": rate,
+                "roofline": roofline,
+            }
+        )
+        print(
+            f"| {row['name']} | {taps_per_phase} | {rate / 1e9:.1f} | {roofline / 1e9:.0f} | {100 * rate / roofline:.0f}% |"
+        )
+    print()
+
+
 def draw(results, folder):
     os.makedirs(folder, exist_ok=True)
     rows = results["polyphase"]
@@ -213,7 +279,7 @@ if __name__ == "__main__":
     benchmark_support.main(
         __doc__,
         "gr-cuda polyphase blocks benchmark",
-        {"polyphase": polyphase},
+        {"polyphase": polyphase, "kernels": kernels},
         draw,
         add_volume_argument,
         prepare_baselines,

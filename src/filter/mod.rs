@@ -87,9 +87,9 @@ impl FirFilter {
     /// CPU of the simulated backend follows the same choice).
     pub fn direct_tap_limit(types: FirTypes) -> usize {
         match types {
-            FirTypes::Ccc => 64,
-            FirTypes::Ccf => 96,
-            FirTypes::Fff => 128,
+            FirTypes::Ccc => 192,
+            FirTypes::Ccf => 256,
+            FirTypes::Fff => 512,
         }
     }
 

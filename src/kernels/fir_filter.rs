@@ -181,23 +181,38 @@ pub unsafe fn fir_filter(
         ];
         match tile_bytes {
             Some(bytes) => unsafe {
-                kernel.launch_tiles(outputs.div_ceil(TILE_OUTPUTS), TILE_THREADS, bytes, &mut arguments)
+                kernel.launch_tiles(outputs.div_ceil(tile_outputs(decimation)), TILE_THREADS, bytes, &mut arguments)
             },
             None => unsafe { kernel.launch(outputs.div_ceil(OUTPUTS_PER_THREAD), &mut arguments) },
         }
     })
 }
 
-/// `OUTPUTS_PER_THREAD` and `TILE_THREADS` in `kernels/fir_filter.cu`.
+/// `OUTPUTS_PER_THREAD`, `UNIT_OUTPUTS_PER_THREAD` and `TILE_THREADS` in
+/// `kernels/fir_filter.cu`.
 const OUTPUTS_PER_THREAD: usize = 8;
+const UNIT_OUTPUTS_PER_THREAD: usize = 16;
 const TILE_THREADS: u32 = 128;
-const TILE_OUTPUTS: usize = OUTPUTS_PER_THREAD * TILE_THREADS as usize;
 
-/// The dynamic shared memory of the tiled direct form (a tile's input, padded one item in
-/// eight), or None where it does not fit, and the kernel that reads device memory runs.
+/// The outputs of one tile of the tiled direct form: decimation 1 has its own thread shape.
+fn tile_outputs(decimation: usize) -> usize {
+    let per_thread = if decimation == 1 { UNIT_OUTPUTS_PER_THREAD } else { OUTPUTS_PER_THREAD };
+    per_thread * TILE_THREADS as usize
+}
+
+/// The dynamic shared memory of the tiled direct form, or None where it does not fit, and
+/// the kernel that reads device memory runs. Decimation 1 stages the tile's outputs plus the
+/// taps rounded up to whole blocks, padded one item in UNIT_OUTPUTS_PER_THREAD; other
+/// decimations what the tile's outputs read, padded one item in eight.
 fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Option<u32> {
-    let items = (TILE_OUTPUTS - 1).checked_mul(decimation)?.checked_add(tap_count)?;
-    let padded = items + items / 8 + 1;
+    let outputs = tile_outputs(decimation);
+    let padded = if decimation == 1 {
+        let items = outputs.checked_add(tap_count.checked_next_multiple_of(UNIT_OUTPUTS_PER_THREAD)?)?;
+        items + items / UNIT_OUTPUTS_PER_THREAD + 1
+    } else {
+        let items = (outputs - 1).checked_mul(decimation)?.checked_add(tap_count)?;
+        items + items / 8 + 1
+    };
     let bytes = padded.checked_mul(if types.complex_samples() { 8 } else { 4 })?;
     (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }

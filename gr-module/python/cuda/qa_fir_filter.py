@@ -22,7 +22,7 @@ TYPES = {
     "ccf": (cuda.fir_filter_ccf, filter.fir_filter_ccf, blocks.vector_source_c, blocks.vector_sink_c, True, False),
     "fff": (cuda.fir_filter_fff, filter.fir_filter_fff, blocks.vector_source_f, blocks.vector_sink_f, False, False),
 }
-# Up to 64 (ccc), 96 (ccf) or 128 (fff) taps the block computes dot products, beyond that
+# Up to 192 (ccc), 256 (ccf) or 512 (fff) taps the block computes dot products, beyond that
 # overlap-save.
 TAP_COUNTS = (1, 7, 47, 97, 129, 301, 1025)
 
@@ -142,7 +142,7 @@ class qa_fir_filter(flowgraph_test):
         np.testing.assert_allclose(block.taps(), [1 + 1j, 2, 3j])
         self.assertEqual(block.decimation(), 2)
         self.assertEqual(cuda.fir_filter_fff(1, [0.5] * 5).history(), 5)
-        self.assertGreater(cuda.fir_filter_fff(1, [0.5] * 500).history(), 500, "overlap-save keeps a segment")
+        self.assertGreater(cuda.fir_filter_fff(1, [0.5] * 1000).history(), 1000, "overlap-save keeps a segment")
         with self.assertRaisesRegex(ValueError, "taps must hold at least one tap"):
             block.set_taps([])
 
