@@ -10,16 +10,17 @@
 //!    against the same kernel on raw allocations of the same size: once with one thread making
 //!    every block's calls in turn (the protocol's own cost), once with a thread per block and
 //!    a condition-variable scheduler like GNU Radio's (adds thread hand-offs).
-//! 4. CUDA graphs: the CPU time of launching one or three small kernels one by one against
-//!    launching the same kernels captured in a CUDA graph, which is what a block with
-//!    several launches per call (cuda.fft with a window and a shift) could save.
+//! 4. Kernel launches: the CPU time of enqueueing one or three small kernels with
+//!    cuLaunchKernel, as nodes of a graph given new arguments before each launch, and through
+//!    libgrcuda's launcher.
 //! 5. The driver calls of a GPU block's work() (a launch, an event record, a stream wait)
 //!    made by 1 to 8 threads at once, as GNU Radio's threads make them.
 //! 6. What making and freeing a buffer costs, by ring size and edge kind: a flowgraph's start
 //!    makes one per edge, and an edge between a CPU and a GPU block also pins a host ring as
 //!    large as its device ring.
 //!
-//! Run: cargo run --release --example benchmark [-- --quick]
+//! Run: cargo run --release --example benchmark [-- --quick] [--only TABLE ...], TABLE one of
+//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -344,50 +345,110 @@ fn launch_microseconds(stream: &Stream, calls: usize, mut launch: impl FnMut()) 
     elapsed.as_secs_f64() * 1e6 / calls as f64
 }
 
+/// A kernel argument as the driver takes it: a pointer to the value.
+fn kernel_argument<T>(value: &T) -> *mut std::ffi::c_void {
+    (value as *const T).cast_mut().cast()
+}
+
+/// The CPU cost of the ways to enqueue a kernel: `cuLaunchKernel`, a one-node graph whose
+/// parameters are set before each launch, and libgrcuda's launcher (argument checks, then
+/// `cuLaunchKernel`), for the same multiply_const_ff kernel, loaded here from libgrcuda's
+/// source for the first two.
 fn graph_table(device: &Device, settings: &Settings) {
     use cudarc::driver::{result, sys};
+    println!("### Kernel launches: cuLaunchKernel against a one-kernel CUDA graph\n");
     println!(
-        "### CUDA graphs: CPU time to launch small kernels one by one or as one graph
-"
+        "CPU microseconds per call of multiply_const_ff kernels of 4096 items in stream order. 'graph': \
+         the kernels as nodes of one graph, each given new arguments (cuGraphExecKernelNodeSetParams, the \
+         item count alternating) before each launch of it; 'libgrcuda': kernels::multiply_const per kernel \
+         (its argument checks and cuLaunchKernel).\n"
     );
-    println!(
-        "multiply_const_ff kernels of 4096 items in stream order. A graph launch is fixed work: a \
-         block would also update the kernels' addresses each call (cuGraphExecKernelNodeSetParams, \
-         one driver call per kernel), which this figure leaves out.\n"
-    );
-    println!("| kernels per call | launches, us per call | graph, us per call | graph / launches |");
-    println!("|---:|---:|---:|---:|");
+    println!("| kernels per call | cuLaunchKernel | graph | graph / cuLaunchKernel | libgrcuda |");
+    println!("|---:|---:|---:|---:|---:|");
     let stream = Stream::new(device).unwrap();
+    let raw_stream = stream.raw_handle() as sys::CUstream;
+    let (major, minor) = device.info().compute_capability;
+    let program = kernels::programs().iter().find(|program| program.name == "multiply_const.cu").unwrap();
+    let image = kernels::compile(program, &format!("sm_{major}{minor}")).unwrap();
+    let function = unsafe {
+        let module = result::module::load_data(image.as_ptr().cast()).unwrap();
+        result::module::get_function(module, std::ffi::CString::new("grcuda_multiply_const_float32").unwrap()).unwrap()
+    };
     let items = 4096;
     let data = DeviceAllocation::new(device, items * 4).unwrap();
-    let launch_kernels = |count: usize| {
-        for _ in 0..count {
-            unsafe { kernels::multiply_const(&stream, data.address(), data.address(), items, 1.0f32).unwrap() };
-        }
+    let (address, constant) = (data.address(), 1.0f32);
+    let counts = [items as u64, items as u64 - 1];
+    let mut arguments = counts.each_ref().map(|count| {
+        [kernel_argument(&address), kernel_argument(&address), kernel_argument(count), kernel_argument(&constant)]
+    });
+    let parameters = |set: &mut [*mut std::ffi::c_void; 4]| sys::CUDA_KERNEL_NODE_PARAMS {
+        func: function,
+        gridDimX: 16,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: 256,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: 0,
+        kernelParams: set.as_mut_ptr(),
+        extra: std::ptr::null_mut(),
+        kern: std::ptr::null_mut(),
+        ctx: std::ptr::null_mut(),
     };
     let calls = settings.rounds / 4;
     for count in [1, 3] {
-        let plain = launch_microseconds(&stream, calls, || launch_kernels(count));
-        let raw_stream = stream.raw_handle() as sys::CUstream;
-        let graph = unsafe {
-            result::stream::begin_capture(raw_stream, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+        let mut call = 0;
+        let plain = launch_microseconds(&stream, calls, || unsafe {
+            call += 1;
+            for _ in 0..count {
+                result::launch_kernel(function, (16, 1, 1), (256, 1, 1), 0, raw_stream, &mut arguments[call % 2])
+                    .unwrap();
+            }
+        });
+        let (graph, executable, nodes) = unsafe {
+            let mut graph = std::ptr::null_mut();
+            sys::cuGraphCreate(&mut graph, 0).result().unwrap();
+            let mut nodes = Vec::new();
+            let mut previous: Vec<sys::CUgraphNode> = Vec::new();
+            for _ in 0..count {
+                let mut node = std::ptr::null_mut();
+                sys::cuGraphAddKernelNode_v2(
+                    &mut node,
+                    graph,
+                    previous.as_ptr(),
+                    previous.len(),
+                    &parameters(&mut arguments[0]),
+                )
+                .result()
                 .unwrap();
-            launch_kernels(count);
-            let graph = result::stream::end_capture(raw_stream).unwrap();
+                previous = vec![node];
+                nodes.push(node);
+            }
             let executable = result::graph::instantiate(graph, sys::CUgraphInstantiate_flags(0)).unwrap();
-            result::graph::destroy(graph).unwrap();
-            executable
+            (graph, executable, nodes)
         };
-        let graphed =
-            launch_microseconds(&stream, calls, || unsafe { result::graph::launch(graph, raw_stream).unwrap() });
-        unsafe { result::graph::exec_destroy(graph).unwrap() };
-        println!("| {count} | {plain:.2} | {graphed:.2} | {:.0}% |", 100.0 * graphed / plain);
+        let graphed = launch_microseconds(&stream, calls, || unsafe {
+            call += 1;
+            for node in &nodes {
+                sys::cuGraphExecKernelNodeSetParams_v2(executable, *node, &parameters(&mut arguments[call % 2]))
+                    .result()
+                    .unwrap();
+            }
+            result::graph::launch(executable, raw_stream).unwrap()
+        });
+        unsafe {
+            result::graph::exec_destroy(executable).unwrap();
+            result::graph::destroy(graph).unwrap();
+        }
+        let library = launch_microseconds(&stream, calls, || {
+            call += 1;
+            for _ in 0..count {
+                unsafe { kernels::multiply_const(&stream, address, address, items - call % 2, constant).unwrap() };
+            }
+        });
+        println!("| {count} | {plain:.2} | {graphed:.2} | {:.0}% | {library:.2} |", 100.0 * graphed / plain);
     }
-    println!(
-        "
-({calls} calls each)
-"
-    );
+    println!("\n({calls} calls each)\n");
 }
 
 /// What a GPU block's work() call costs the CPU in driver calls, when other threads make
@@ -515,7 +576,8 @@ fn human_bytes(bytes: usize) -> String {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let arguments: Vec<String> = std::env::args().collect();
+    let quick = arguments.iter().any(|a| a == "--quick");
     let device = support::test_device();
     let info = device.info();
     let settings = if quick || device.is_simulated() {
@@ -534,12 +596,26 @@ fn main() {
         human_bytes(settings.volume),
         settings.repeats
     );
-    transfer_table(&device, &settings);
-    protocol_cost_table(&device, &settings);
-    multiply_table(&device, &settings);
-    if !device.is_simulated() {
-        graph_table(&device, &settings);
-        concurrent_calls_table(&device, &settings);
+    // `--only NAME` (repeatable) runs only the tables named; the graph and concurrency tables
+    // call the driver directly and run on a GPU only.
+    let only: Vec<String> =
+        arguments.windows(2).filter(|pair| pair[0] == "--only").map(|pair| pair[1].clone()).collect();
+    type Table = fn(&Device, &Settings);
+    let tables: [(&str, Table, bool); 6] = [
+        ("transfers", transfer_table, true),
+        ("protocol", protocol_cost_table, true),
+        ("multiply", multiply_table, true),
+        ("graphs", graph_table, false),
+        ("concurrent_calls", concurrent_calls_table, false),
+        ("buffer_lifetime", buffer_lifetime_table, true),
+    ];
+    if let Some(wrong) = only.iter().find(|name| !tables.iter().any(|(table, ..)| table == name)) {
+        let names: Vec<&str> = tables.iter().map(|(table, ..)| *table).collect();
+        panic!("--only {wrong}: no such table; the tables are {}", names.join(", "));
     }
-    buffer_lifetime_table(&device, &settings);
+    for (name, table, simulated_too) in tables {
+        if (only.is_empty() || only.iter().any(|wanted| wanted == name)) && (simulated_too || !device.is_simulated()) {
+            table(&device, &settings);
+        }
+    }
 }

@@ -12,6 +12,7 @@
 mod support;
 
 use grcuda::ErrorKind;
+use grcuda::Stream;
 use grcuda::kernels::{self, Complex32, Element, WindowElement};
 use grcuda::memory::DeviceAllocation;
 use num_complex::Complex;
@@ -193,6 +194,36 @@ fn multiply_const_float32() {
 #[test]
 fn multiply_const_complex64() {
     check_multiply_const::<Complex32>(13);
+}
+
+/// Launches of one kernel in a row, without waiting between them, each with its own count,
+/// constant and grid, on two streams at once: every launch takes its own arguments and runs in
+/// its stream's order.
+#[test]
+fn launches_in_a_row_take_their_own_arguments_in_stream_order() {
+    let harness = Harness::new("kernel tests");
+    let other = Stream::new(&harness.device).unwrap();
+    let count = 5000;
+    let first = harness.upload(&vec![1.0f32; count]);
+    let second = harness.upload(&vec![1.0f32; count]);
+    // (items, constant): in place, so each launch multiplies what the ones before it left.
+    let launches = [(count, 2.0f32), (3, 3.0), (4097, 5.0), (1, 7.0), (count, 0.5)];
+    for &(items, constant) in &launches {
+        unsafe {
+            kernels::multiply_const(&harness.stream, first.address(), first.address(), items, constant).unwrap();
+            kernels::multiply_const(&other, second.address(), second.address(), items, -constant).unwrap();
+        }
+    }
+    other.synchronize().unwrap();
+    let expected = |index: usize, sign: f32| -> f32 {
+        launches.iter().filter(|(items, _)| index < *items).map(|(_, constant)| sign * constant).product()
+    };
+    for (array, sign) in [(&first, 1.0), (&second, -1.0)] {
+        let actual = harness.read::<f32>(array.address(), count);
+        for (index, &value) in actual.iter().enumerate() {
+            assert_eq!(value, expected(index, sign), "item {index} after the launches (constant sign {sign})");
+        }
+    }
 }
 
 // ---- add ----
