@@ -384,7 +384,7 @@ def source_paced(args, results):
         "| flowgraph | samples per source call | baseline Gsamples/s | flowgraph Gsamples/s | cores | % of baseline |"
     )
     print("|---|---:|---:|---:|---:|---:|")
-    for size in (None,) if args.quick else (None, 1024, 16384, 65536):
+    for size in (None,) if args.quick else (None, 1024, 4096, 16384, 65536):
         name, per_item, build = gpu_chains(size, ffts=1)
         for shift in (18,) if args.quick else (18, 20, 22):
             per_call = 1 << shift
