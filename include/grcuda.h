@@ -508,7 +508,7 @@ uint32_t grcuda_buffer_transfer_type(const struct grcuda_buffer *buffer);
 /**
  * Sets the writer's stream; NULL means the writer is a CPU block or a GPU block that
  * completes its device work before returning. Work recorded on the previous stream is
- * waited for first.
+ * waited for first. The stream must be on the buffer's device (else InvalidArgument).
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_buffer_set_writer_stream(const struct grcuda_buffer *buffer,
@@ -517,7 +517,9 @@ enum grcuda_status grcuda_buffer_set_writer_stream(const struct grcuda_buffer *b
 /**
  * Registers a reader with its stream (NULL: a CPU block, or a GPU block that completes its
  * device work before returning) and returns its id. Readers with a stream must report every
- * consumption with grcuda_buffer_consume().
+ * consumption with grcuda_buffer_consume(). The stream may be on another GPU than the
+ * buffer's if that GPU has peer access to the buffer's (its kernels then read the ring in
+ * place); a GPU without peer access is InvalidArgument, with the reason.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_buffer_add_reader(const struct grcuda_buffer *buffer,

@@ -83,10 +83,14 @@ impl Block {
     /// for a port without a gr-cuda buffer. A port whose buffer is unchanged keeps its
     /// registration; a buffer that left a port is released (its recorded reads complete first),
     /// and a new one is registered with the block's stream unless the port is in host memory.
-    /// Buffers on another device than the block are refused before anything changes.
+    /// Output buffers on another device than the block, and input buffers whose memory the
+    /// block's device cannot access, are refused before anything changes.
     pub fn attach_ports(&mut self, inputs: &[Option<Arc<Buffer>>], outputs: &[Option<Arc<Buffer>>]) -> Result<()> {
-        for buffer in inputs.iter().chain(outputs).flatten() {
-            buffer.check_stream_device(&self.stream)?;
+        for buffer in inputs.iter().flatten() {
+            buffer.check_reader_device(self.stream.device())?;
+        }
+        for buffer in outputs.iter().flatten() {
+            buffer.check_writer_device(self.stream.device())?;
         }
         let kept: Vec<bool> = inputs
             .iter()

@@ -169,6 +169,27 @@ impl Device {
         self.backend() == other.backend() && self.0.info.ordinal == other.0.info.ordinal
     }
 
+    /// Whether kernels running on `reader` can access this device's memory directly (peer
+    /// access): always for the device itself and between simulated devices, whose memory is
+    /// all host memory; between CUDA devices as cuDeviceCanAccessPeer says; never across
+    /// backends.
+    pub fn can_be_read_by(&self, reader: &Device) -> Result<bool> {
+        if self.is_same_device(reader) {
+            return Ok(true);
+        }
+        match (self.cuda_context(), reader.cuda_context()) {
+            (None, None) => Ok(true),
+            (Some(own), Some(other)) => {
+                let mut can_access = 0;
+                unsafe { sys::cuDeviceCanAccessPeer(&mut can_access, other.cu_device(), own.cu_device()) }
+                    .result()
+                    .during("cuDeviceCanAccessPeer")?;
+                Ok(can_access != 0)
+            }
+            _ => Ok(false),
+        }
+    }
+
     /// A name for messages: "the simulated device" or "CUDA device 0".
     pub(crate) fn describe(&self) -> String {
         match self.backend() {

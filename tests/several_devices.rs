@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 //! Several devices on the simulated backend (two unless GRCUDA_SIMULATED_DEVICES says
-//! otherwise): each has its own memory, and what spans devices is refused with a message
-//! that names both, so CI tests it on a machine without GPUs.
+//! otherwise): each has its own memory accounting; a buffer's writer must be on its device,
+//! and what else spans devices is refused with a message that names both, while readers on
+//! another device that can access the buffer's memory (all simulated devices can, as GPUs
+//! with peer access can) read it in place. CI tests this on a machine without GPUs.
 
 use grcuda::block::Block;
-use grcuda::buffer::Buffer;
+use grcuda::buffer::{Buffer, TransferType};
 use grcuda::memory::DeviceAllocation;
 use grcuda::{BackendChoice, Device, ErrorKind, HostWait, Stream};
 use std::sync::Arc;
@@ -42,22 +44,58 @@ fn each_device_accounts_for_its_own_memory() {
 }
 
 #[test]
-fn a_block_refuses_a_buffer_of_another_device() {
+fn a_block_writes_only_buffers_of_its_own_device_and_reads_those_of_peers() {
     // Buffers on device 0 and blocks on device 1: device 1's memory is the other test's.
     let (first, second) = (simulated(0), simulated(1));
     let buffer = Arc::new(Buffer::new(&first, 4, 4096, HostWait::Spin).unwrap());
     let mut block = Block::new(&second, HostWait::Spin).unwrap();
-    for (inputs, outputs) in [(vec![Some(buffer.clone())], vec![]), (vec![], vec![Some(buffer.clone())])] {
-        let error = block.attach_ports(&inputs, &outputs).unwrap_err();
-        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-        assert!(error.to_string().contains("(ordinal 1) but the buffer to"), "{error}");
-        assert!(error.to_string().contains("(ordinal 0)"), "{error}");
-    }
-    // Nothing changed: a block of the buffer's own device still takes it.
+    let error = block.attach_ports(&[], &[Some(buffer.clone())]).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(error.to_string().contains("(ordinal 1) but the buffer to"), "{error}");
+    assert!(error.to_string().contains("(ordinal 0)"), "{error}");
+    // Nothing changed: a block of the buffer's own device still writes it.
     let mut own = Block::new(&first, HostWait::Spin).unwrap();
     own.attach_ports(&[], &[Some(buffer.clone())]).unwrap();
-    // A reader stream of another device is refused by the buffer itself.
-    let stream = Arc::new(Stream::new(&second).unwrap());
-    let error = buffer.add_reader(Some(stream)).err().expect("a stream of another device");
+    // The buffer itself refuses a writer stream of another device.
+    let error = buffer.set_writer_stream(Some(Arc::new(Stream::new(&second).unwrap()))).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    // Simulated devices share host memory, as GPUs with peer access share theirs: the block
+    // on device 1 reads the buffer.
+    block.attach_ports(&[Some(buffer.clone())], &[]).unwrap();
+}
+
+/// A reader on device 1 of a device-to-device buffer on device 0, through several laps of the
+/// ring: its read records are device 1's events (a stream records only events of its own
+/// device), the writer's stream waits for them and the reader's for the posts across the two
+/// devices; moving the reader to a stream of device 0 moves its records there.
+#[test]
+fn a_reader_on_another_device_reads_the_ring_in_place() {
+    let (first, second) = (simulated(0), simulated(1));
+    let buffer = Buffer::new(&first, 4, 4096, HostWait::Spin).unwrap();
+    buffer.set_transfer_type(TransferType::DeviceToDevice).unwrap();
+    buffer.set_writer_stream(Some(Arc::new(Stream::new(&first).unwrap()))).unwrap();
+    let reader = buffer.add_reader(Some(Arc::new(Stream::new(&second).unwrap()))).unwrap();
+    let ring = buffer.ring_items();
+    let call = ring / 4 + 3; // calls that wrap at different places each lap
+    let mut written = 0usize;
+    for round in 0..12 {
+        if round == 6 {
+            buffer.set_reader_stream(&reader, Some(Arc::new(Stream::new(&first).unwrap()))).unwrap();
+        }
+        let index = written % ring;
+        buffer.begin_write(index, call).unwrap();
+        let items = buffer.writer_pointer(index).unwrap() as *mut u32;
+        for item in 0..call {
+            // The simulated device's memory is host memory; the ring is mapped twice, so a
+            // call's items are contiguous across the wrap.
+            unsafe { items.add(item).write((written + item) as u32) };
+        }
+        buffer.post_work(index, call).unwrap();
+        let read = buffer.reader_pointer(index).unwrap() as *const u32;
+        let values: Vec<u32> = (0..call).map(|item| unsafe { read.add(item).read() }).collect();
+        assert_eq!(values, (written..written + call).map(|item| item as u32).collect::<Vec<_>>(), "round {round}");
+        buffer.consume(&reader, index, call).unwrap();
+        written += call;
+    }
+    buffer.synchronize().unwrap();
 }

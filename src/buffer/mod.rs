@@ -14,7 +14,11 @@
 //!
 //! Each party has a stream, or none. A party without a stream is host-synchronous: its device
 //! work (if any) is complete when it returns to GNU Radio, and the buffer waits on the host on
-//! its behalf. The copies run on the buffer's own copy stream.
+//! its behalf. The copies run on the buffer's own copy stream. The device ring, the writer's
+//! stream, the posts and the copies are the buffer's device's; a GPU reader may be on another
+//! device with peer access to it: its kernels read the ring in place, its read records are
+//! events of its own device, and the waits between the two devices' streams are the same
+//! event waits (CUDA orders streams across devices with them).
 //!
 //! # Protocol
 //!
@@ -213,17 +217,18 @@ impl Buffer {
         })
     }
 
-    fn check_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
-        stream.as_ref().map_or(Ok(()), |stream| self.check_stream_device(stream))
+    fn check_writer_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
+        stream.as_ref().map_or(Ok(()), |stream| self.check_writer_device(stream.device()))
     }
 
-    /// Refuses a party's stream on another device than the buffer's.
-    pub fn check_stream_device(&self, stream: &Stream) -> Result<()> {
-        if !stream.device().is_same_device(&self.device) {
+    /// Refuses a writer on another device than the buffer's: the writer's records and the
+    /// ring's memory are the buffer's device's.
+    pub fn check_writer_device(&self, device: &Device) -> Result<()> {
+        if !device.is_same_device(&self.device) {
             return Err(Error::invalid_argument(format!(
                 "the stream belongs to {} (ordinal {}) but the buffer to {} (ordinal {})",
-                stream.device().info().name,
-                stream.device().info().ordinal,
+                device.info().name,
+                device.info().ordinal,
                 self.device.info().name,
                 self.device.info().ordinal
             )));
@@ -234,7 +239,7 @@ impl Buffer {
     /// Sets the writer's stream (`None`: the writer is host-synchronous or on the CPU). Work
     /// recorded with the previous stream is waited for first.
     pub fn set_writer_stream(&self, stream: Option<Arc<Stream>>) -> Result<()> {
-        self.check_stream(&stream)?;
+        self.check_writer_stream(&stream)?;
         if stream.is_some() && self.transfer_type().is_some_and(TransferType::writer_on_host) {
             return Err(host_writer_with_stream());
         }
@@ -244,13 +249,13 @@ impl Buffer {
         Ok(())
     }
 
-    /// Registers a reader (`None`: a CPU reader, or a host-synchronous device reader).
+    /// Registers a reader (`None`: a CPU reader, or a host-synchronous device reader). Its
+    /// stream may be on another device than the buffer's that can access its memory
+    /// ([`Buffer::check_reader_device`]); its kernels then read the ring in place.
     pub fn add_reader(&self, stream: Option<Arc<Stream>>) -> Result<ReaderHandle> {
         self.check_reader_stream(&stream)?;
-        let reader = Arc::new(Reader {
-            stream: Mutex::new(stream),
-            reads: Mutex::new(PendingWork::new(&self.device, self.host_wait)?),
-        });
+        let reads = PendingWork::new(self.reader_device(&stream), self.host_wait)?;
+        let reader = Arc::new(Reader { stream: Mutex::new(stream), reads: Mutex::new(reads) });
         let mut readers = self.readers.write().unwrap_or_else(|p| p.into_inner());
         readers.push(reader.clone());
         Ok(ReaderHandle { id: readers.len() - 1, reader, buffer: self.serial })
@@ -263,17 +268,47 @@ impl Buffer {
         self.check_reader_stream(&stream)?;
         let reader = self.own(reader)?;
         let mut current = lock(&reader.stream);
-        lock(&reader.reads).wait_all()?;
+        let mut reads = lock(&reader.reads);
+        reads.wait_all()?;
+        // A stream of another device records into events of its own device.
+        let device = self.reader_device(&stream);
+        if !reads.device().is_same_device(device) {
+            *reads = PendingWork::new(device, self.host_wait)?;
+        }
         *current = stream;
         Ok(())
     }
 
+    /// The device whose events a reader's records use: its stream's, or the buffer's.
+    fn reader_device<'a>(&'a self, stream: &'a Option<Arc<Stream>>) -> &'a Device {
+        stream.as_ref().map_or(&self.device, |stream| stream.device())
+    }
+
+    /// Checks a reader's stream and lets its device access the ring.
     fn check_reader_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
-        self.check_stream(stream)?;
-        if stream.is_some() && self.transfer_type().is_some_and(TransferType::readers_on_host) {
+        let Some(stream) = stream else { return Ok(()) };
+        self.check_reader_device(stream.device())?;
+        if self.transfer_type().is_some_and(TransferType::readers_on_host) {
             return Err(host_reader_with_stream());
         }
-        Ok(())
+        self.device_ring.grant_access(stream.device())
+    }
+
+    /// Refuses a reader on a device whose kernels cannot access the buffer's device memory:
+    /// one of another backend, or a GPU without peer access to the buffer's GPU. Readers on
+    /// the buffer's device, or on a GPU with peer access to it, are accepted.
+    pub fn check_reader_device(&self, device: &Device) -> Result<()> {
+        if self.device.can_be_read_by(device)? {
+            return Ok(());
+        }
+        Err(Error::invalid_argument(format!(
+            "a reader on {} (ordinal {}) cannot read a buffer on {} (ordinal {}): the devices have no peer \
+             access to each other's memory; put both blocks on one device",
+            device.describe(),
+            device.info().ordinal,
+            self.device.describe(),
+            self.device.info().ordinal
+        )))
     }
 
     fn read_readers(&self) -> std::sync::RwLockReadGuard<'_, Vec<Arc<Reader>>> {

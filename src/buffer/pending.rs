@@ -47,6 +47,8 @@ pub struct PendingRecord {
 }
 
 pub struct PendingWork {
+    /// The device of the ring's events: that of the streams that record into it.
+    device: Device,
     records: Vec<Record>,
     /// The slot the next record goes into: the oldest record; the newest is just before it.
     next: usize,
@@ -61,7 +63,11 @@ impl PendingWork {
                 Ok(Record { own_event: event.clone(), event, span: RingSpan::new(0, 0), sequence: 0, pending: false })
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Self { records, next: 0, recorded: 0 })
+        Ok(Self { device: device.clone(), records, next: 0, recorded: 0 })
+    }
+
+    pub fn device(&self) -> &Device {
+        &self.device
     }
 
     /// Marks `span` as busy until the work enqueued so far on `stream` completes; returns the

@@ -112,7 +112,7 @@ pub extern "C" fn grcuda_buffer_transfer_type(buffer: *const grcuda_buffer) -> u
 
 /// Sets the writer's stream; NULL means the writer is a CPU block or a GPU block that
 /// completes its device work before returning. Work recorded on the previous stream is
-/// waited for first.
+/// waited for first. The stream must be on the buffer's device (else InvalidArgument).
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_buffer_set_writer_stream(
@@ -124,7 +124,9 @@ pub extern "C" fn grcuda_buffer_set_writer_stream(
 
 /// Registers a reader with its stream (NULL: a CPU block, or a GPU block that completes its
 /// device work before returning) and returns its id. Readers with a stream must report every
-/// consumption with grcuda_buffer_consume().
+/// consumption with grcuda_buffer_consume(). The stream may be on another GPU than the
+/// buffer's if that GPU has peer access to the buffer's (its kernels then read the ring in
+/// place); a GPU without peer access is InvalidArgument, with the reason.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_buffer_add_reader(

@@ -7,16 +7,23 @@
 //! exactly the steps that succeeded, so a failure half-way leaks nothing and frees nothing
 //! twice. The ring starts zeroed, as GNU Radio's own buffers do. On the simulated backend the
 //! ring is double-mapped host memory.
+//!
+//! The ring's own device may read and write it; `grant_access` lets the kernels of another
+//! device that has peer access to it (a reader on another GPU) do so too, through the same
+//! addresses.
 
 use crate::device::{Device, allocation_properties};
 use crate::error::{DriverResultExt, Error, ErrorKind, Result};
 use crate::memory::host_mapping::DoubleMappedHost;
 use crate::simulated;
 use cudarc::driver::sys;
+use std::sync::Mutex;
 
 pub struct DeviceRing {
     device: Device,
     storage: Storage,
+    /// The other devices granted access so far (ordinals).
+    peers: Mutex<Vec<usize>>,
 }
 
 enum Storage {
@@ -52,7 +59,7 @@ impl DeviceRing {
                 Storage::Cuda(VmmParts::map_twice(context.cu_device(), size)?)
             }
         };
-        Ok(DeviceRing { device: device.clone(), storage })
+        Ok(DeviceRing { device: device.clone(), storage, peers: Mutex::new(Vec::new()) })
     }
 
     /// Device address of the first mapping; `[address, address + 2 * size)` is valid.
@@ -73,6 +80,34 @@ impl DeviceRing {
 
     pub fn device(&self) -> &Device {
         &self.device
+    }
+
+    /// Lets kernels on `reader` read and write the ring, once per device; the caller has
+    /// checked that `reader` may access this device's memory (`Device::can_be_read_by`).
+    /// Nothing to do for the ring's own device, or on the simulated backend (host memory).
+    pub(crate) fn grant_access(&self, reader: &Device) -> Result<()> {
+        let Storage::Cuda(parts) = &self.storage else { return Ok(()) };
+        if reader.is_same_device(&self.device) {
+            return Ok(());
+        }
+        let ordinal = reader.info().ordinal;
+        let mut peers = self.peers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if peers.contains(&ordinal) {
+            return Ok(());
+        }
+        self.device.bind()?;
+        let access = sys::CUmemAccessDesc {
+            location: sys::CUmemLocation {
+                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
+                id: ordinal as i32,
+            },
+            flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+        };
+        unsafe { sys::cuMemSetAccess(parts.reserved, 2 * parts.size, &access, 1) }
+            .result()
+            .during("cuMemSetAccess granting a peer device access to the ring")?;
+        peers.push(ordinal);
+        Ok(())
     }
 }
 
