@@ -64,10 +64,11 @@ fn a_block_writes_only_buffers_of_its_own_device_and_reads_those_of_peers() {
     block.attach_ports(&[Some(buffer.clone())], &[]).unwrap();
 }
 
-/// A reader on device 1 of a device-to-device buffer on device 0, through several laps of the
-/// ring: its read records are device 1's events (a stream records only events of its own
-/// device), the writer's stream waits for them and the reader's for the posts across the two
-/// devices; moving the reader to a stream of device 0 moves its records there.
+/// A reader on device 1 of a device-to-device buffer on device 0, beside a reader on device 0
+/// (fan-out across devices), through several laps of the ring: the first reader's records are
+/// device 1's events (a stream records only events of its own device), the writer's stream
+/// waits for both readers' and the readers' for the posts across the two devices; moving the
+/// first reader to a stream of device 0 moves its records there.
 #[test]
 fn a_reader_on_another_device_reads_the_ring_in_place() {
     let (first, second) = (simulated(0), simulated(1));
@@ -75,6 +76,7 @@ fn a_reader_on_another_device_reads_the_ring_in_place() {
     buffer.set_transfer_type(TransferType::DeviceToDevice).unwrap();
     buffer.set_writer_stream(Some(Arc::new(Stream::new(&first).unwrap()))).unwrap();
     let reader = buffer.add_reader(Some(Arc::new(Stream::new(&second).unwrap()))).unwrap();
+    let local_reader = buffer.add_reader(Some(Arc::new(Stream::new(&first).unwrap()))).unwrap();
     let ring = buffer.ring_items();
     let call = ring / 4 + 3; // calls that wrap at different places each lap
     let mut written = 0usize;
@@ -95,6 +97,7 @@ fn a_reader_on_another_device_reads_the_ring_in_place() {
         let values: Vec<u32> = (0..call).map(|item| unsafe { read.add(item).read() }).collect();
         assert_eq!(values, (written..written + call).map(|item| item as u32).collect::<Vec<_>>(), "round {round}");
         buffer.consume(&reader, index, call).unwrap();
+        buffer.consume(&local_reader, index, call).unwrap();
         written += call;
     }
     buffer.synchronize().unwrap();
