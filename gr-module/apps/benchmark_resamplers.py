@@ -50,6 +50,9 @@ from gnuradio import cuda
 
 COMPLEX, FLOAT = gr.sizeof_gr_complex, gr.sizeof_float
 
+for _suffix in ("ccc", "ccf", "fff"):
+    getattr(grcuda, f"grcuda_rational_resampler_{_suffix}").restype = ctypes.c_int
+
 
 # Above this many channels GNU Radio's CPU channelizer runs with one output connected (the
 # same filter bank and FFT, one output written instead of all): its hier block with every
@@ -217,7 +220,6 @@ def kernel_rate(args, suffix, interpolation, decimation, input_items):
     taps = r.memory(0, interpolation * taps_per_phase * tap_bytes)
     destination = r.memory(0, outputs * sample_bytes)
     function = getattr(grcuda, f"grcuda_rational_resampler_{suffix}")
-    function.restype = ctypes.c_int
     shape = [ctypes.c_size_t(value) for value in (outputs, interpolation, decimation, taps_per_phase, 0)]
 
     def launch():

@@ -86,7 +86,7 @@ impl DeviceRing {
     /// checked that `reader` may access this device's memory (`Device::can_be_read_by`).
     /// Nothing to do for the ring's own device, or on the simulated backend (host memory).
     pub(crate) fn grant_access(&self, reader: &Device) -> Result<()> {
-        let Storage::Cuda(parts) = &self.storage else { return Ok(()) };
+        let (Storage::Cuda(parts), Some(context)) = (&self.storage, reader.cuda_context()) else { return Ok(()) };
         if reader.is_same_device(&self.device) {
             return Ok(());
         }
@@ -96,16 +96,7 @@ impl DeviceRing {
             return Ok(());
         }
         self.device.bind()?;
-        let access = sys::CUmemAccessDesc {
-            location: sys::CUmemLocation {
-                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
-                id: ordinal as i32,
-            },
-            flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
-        };
-        unsafe { sys::cuMemSetAccess(parts.reserved, 2 * parts.size, &access, 1) }
-            .result()
-            .during("cuMemSetAccess granting a peer device access to the ring")?;
+        parts.allow_access(context.cu_device(), "cuMemSetAccess granting a peer device access to the ring")?;
         peers.push(ordinal);
         Ok(())
     }
@@ -159,11 +150,7 @@ impl VmmParts {
                     .during(if half == 0 { "cuMemMap of the first half" } else { "cuMemMap of the second half" })?;
                 parts.mapped_halves += 1;
             }
-            let access = sys::CUmemAccessDesc {
-                location: properties.location,
-                flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
-            };
-            sys::cuMemSetAccess(parts.reserved, span, &access, 1).result().during("cuMemSetAccess of the ring")?;
+            parts.allow_access(device, "cuMemSetAccess of the ring")?;
             // GNU Radio preloads a reader's history with zeros, and readers see those items
             // before the writer's first: fresh device memory holds whatever was there before.
             // Once per ring, completed before any party's stream (all non-blocking, so not
@@ -174,6 +161,17 @@ impl VmmParts {
                 .during("cuStreamSynchronize after zeroing the ring")?;
         }
         Ok(parts)
+    }
+}
+
+impl VmmParts {
+    /// Lets kernels on `device` read and write the whole 2N mapping.
+    fn allow_access(&self, device: sys::CUdevice, call: &'static str) -> Result<()> {
+        let access = sys::CUmemAccessDesc {
+            location: allocation_properties(device).location,
+            flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+        };
+        unsafe { sys::cuMemSetAccess(self.reserved, 2 * self.size, &access, 1) }.result().during(call)
     }
 }
 
