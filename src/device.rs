@@ -170,15 +170,15 @@ impl Device {
     }
 
     /// Whether kernels running on `reader` can access this device's memory directly (peer
-    /// access): always for the device itself and between simulated devices, whose memory is
-    /// all host memory; between CUDA devices as cuDeviceCanAccessPeer says; never across
-    /// backends.
+    /// access): always for the device itself; between simulated devices, whose memory is all
+    /// host memory, unless GRCUDA_SIMULATED_PEER_ACCESS=none simulates GPUs without peer
+    /// access; between CUDA devices as cuDeviceCanAccessPeer says; never across backends.
     pub fn can_be_read_by(&self, reader: &Device) -> Result<bool> {
         if self.is_same_device(reader) {
             return Ok(true);
         }
         match (self.cuda_context(), reader.cuda_context()) {
-            (None, None) => Ok(true),
+            (None, None) => simulated::peer_access(),
             (Some(own), Some(other)) => {
                 let mut can_access = 0;
                 unsafe { sys::cuDeviceCanAccessPeer(&mut can_access, other.cu_device(), own.cu_device()) }

@@ -55,20 +55,21 @@ grcuda_status launch(const grcuda_stream* s,
 } // namespace
 
 template <class T>
-typename add<T>::sptr add<T>::make(size_t num_inputs, size_t vlen)
+typename add<T>::sptr add<T>::make(size_t num_inputs, size_t vlen, int device)
 {
     const std::string block = arguments::typed_name<T>("cuda.add");
     arguments::require_ports(block, "num_inputs", num_inputs);
     arguments::require_elements_per_item(block, "vlen", vlen, sizeof(T));
-    return gnuradio::make_block_sptr<add_impl<T>>(num_inputs, vlen);
+    return gnuradio::make_block_sptr<add_impl<T>>(num_inputs, vlen, device);
 }
 
 template <class T>
-add_impl<T>::add_impl(size_t num_inputs, size_t vlen)
+add_impl<T>::add_impl(size_t num_inputs, size_t vlen, int device)
     : gr::sync_block(
           "add",
           gr::io_signature::make(1, num_inputs, sizeof(T) * vlen, cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(T) * vlen, cuda_buffer::type)),
+      cuda_sync_block<add<T>>(device),
       d_vlen(vlen)
 {
 }

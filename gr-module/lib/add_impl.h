@@ -16,7 +16,7 @@ template <class T>
 class add_impl : public cuda_sync_block<add<T>>
 {
 public:
-    add_impl(size_t num_inputs, size_t vlen);
+    add_impl(size_t num_inputs, size_t vlen, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

@@ -15,11 +15,11 @@ using complex_to_arg_impl = unary_elementwise_impl<complex_to_arg,
                                                    sizeof(float),
                                                    grcuda_complex_to_arg>;
 
-complex_to_arg::sptr complex_to_arg::make(size_t vlen)
+complex_to_arg::sptr complex_to_arg::make(size_t vlen, int device)
 {
     arguments::require_elements_per_item(
         "cuda.complex_to_arg", "vlen", vlen, sizeof(gr_complex));
-    return gnuradio::make_block_sptr<complex_to_arg_impl>("complex_to_arg", vlen);
+    return gnuradio::make_block_sptr<complex_to_arg_impl>("complex_to_arg", vlen, device);
 }
 
 } // namespace cuda

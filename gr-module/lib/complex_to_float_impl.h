@@ -15,7 +15,7 @@ namespace cuda {
 class complex_to_float_impl : public cuda_sync_block<complex_to_float>
 {
 public:
-    explicit complex_to_float_impl(size_t vlen);
+    complex_to_float_impl(size_t vlen, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

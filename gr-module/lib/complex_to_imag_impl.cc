@@ -15,11 +15,12 @@ using complex_to_imag_impl = unary_elementwise_impl<complex_to_imag,
                                                     sizeof(float),
                                                     grcuda_complex_to_imag>;
 
-complex_to_imag::sptr complex_to_imag::make(size_t vlen)
+complex_to_imag::sptr complex_to_imag::make(size_t vlen, int device)
 {
     arguments::require_elements_per_item(
         "cuda.complex_to_imag", "vlen", vlen, sizeof(gr_complex));
-    return gnuradio::make_block_sptr<complex_to_imag_impl>("complex_to_imag", vlen);
+    return gnuradio::make_block_sptr<complex_to_imag_impl>(
+        "complex_to_imag", vlen, device);
 }
 
 } // namespace cuda

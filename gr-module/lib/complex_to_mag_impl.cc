@@ -12,18 +12,19 @@
 namespace gr {
 namespace cuda {
 
-complex_to_mag::sptr complex_to_mag::make(size_t vlen)
+complex_to_mag::sptr complex_to_mag::make(size_t vlen, int device)
 {
     arguments::require_elements_per_item(
         "cuda.complex_to_mag", "vlen", vlen, sizeof(gr_complex));
-    return gnuradio::make_block_sptr<complex_to_mag_impl>(vlen);
+    return gnuradio::make_block_sptr<complex_to_mag_impl>(vlen, device);
 }
 
-complex_to_mag_impl::complex_to_mag_impl(size_t vlen)
+complex_to_mag_impl::complex_to_mag_impl(size_t vlen, int device)
     : gr::sync_block(
           "complex_to_mag",
           gr::io_signature::make(1, 1, sizeof(gr_complex) * vlen, cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type)),
+      cuda_sync_block<complex_to_mag>(device),
       d_vlen(vlen)
 {
 }

@@ -15,7 +15,7 @@ namespace cuda {
 class complex_to_mag_squared_impl : public cuda_sync_block<complex_to_mag_squared>
 {
 public:
-    explicit complex_to_mag_squared_impl(size_t vlen);
+    complex_to_mag_squared_impl(size_t vlen, int device);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

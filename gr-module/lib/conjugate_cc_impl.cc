@@ -15,9 +15,9 @@ using conjugate_cc_impl = unary_elementwise_impl<conjugate_cc,
                                                  sizeof(gr_complex),
                                                  grcuda_conjugate_cc>;
 
-conjugate_cc::sptr conjugate_cc::make()
+conjugate_cc::sptr conjugate_cc::make(int device)
 {
-    return gnuradio::make_block_sptr<conjugate_cc_impl>("conjugate_cc", 1);
+    return gnuradio::make_block_sptr<conjugate_cc_impl>("conjugate_cc", 1, device);
 }
 
 } // namespace cuda

@@ -12,16 +12,17 @@
 namespace gr {
 namespace cuda {
 
-copy::sptr copy::make(size_t itemsize)
+copy::sptr copy::make(size_t itemsize, int device)
 {
     arguments::require_item_size("cuda.copy", "itemsize", itemsize);
-    return gnuradio::make_block_sptr<copy_impl>(itemsize);
+    return gnuradio::make_block_sptr<copy_impl>(itemsize, device);
 }
 
-copy_impl::copy_impl(size_t itemsize)
+copy_impl::copy_impl(size_t itemsize, int device)
     : gr::sync_block("copy",
                      gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
                      gr::io_signature::make(1, 1, itemsize, cuda_buffer::type)),
+      cuda_sync_block<copy>(device),
       d_itemsize(itemsize)
 {
 }

@@ -15,7 +15,7 @@ namespace cuda {
 class copy_impl : public cuda_sync_block<copy>
 {
 public:
-    explicit copy_impl(size_t itemsize);
+    copy_impl(size_t itemsize, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

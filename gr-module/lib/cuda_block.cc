@@ -9,6 +9,7 @@
 #include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
+#include <gnuradio/logger.h>
 #include <stdexcept>
 #include <string>
 
@@ -31,9 +32,11 @@ const grcuda_buffer* wired_handle(const gr::buffer_sptr& buffer)
 
 } // namespace
 
-block_context::block_context()
+block_context::block_context(int device)
+    : d_device_ordinal(cuda::device_ordinal(device)),
+      d_device(cuda::device(d_device_ordinal))
 {
-    check(grcuda_block_new(device(), host_wait_mode(), &d_block),
+    check(grcuda_block_new(d_device, host_wait_mode(), &d_block),
           "gr-cuda: creating a block's stream");
 }
 
@@ -49,7 +52,7 @@ const grcuda_stream* block_context::stream() const
     return grcuda_block_stream(d_block);
 }
 
-void block_context::attach(gr::block& self)
+bool block_context::attach(gr::block& self)
 {
     const gr::block_detail_sptr detail = self.detail();
     std::vector<const grcuda_buffer*> outputs;
@@ -65,9 +68,19 @@ void block_context::attach(gr::block& self)
         d_consumption.push_back({ 0, 0 });
         inputs.push_back(wired_handle(reader->buffer()));
     }
-    check(grcuda_block_attach_ports(
-              d_block, inputs.data(), inputs.size(), outputs.data(), outputs.size()),
-          ("gr-cuda: attaching " + self.identifier() + " to its buffers").c_str());
+    if (grcuda_block_attach_ports(
+            d_block, inputs.data(), inputs.size(), outputs.data(), outputs.size()) ==
+        GRCUDA_STATUS_OK) {
+        return true;
+    }
+    gr::logger(self.alias())
+        .error("gr-cuda: {} cannot run: {}; ending the flowgraph",
+               self.identifier(),
+               grcuda_last_error_message());
+    d_inputs.clear();
+    d_consumption.clear();
+    detail->set_done(true);
+    return false;
 }
 
 void block_context::report_consumed(int port, int nitems)

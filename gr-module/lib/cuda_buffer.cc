@@ -18,6 +18,7 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_double_mapped.h>
 #include <gnuradio/buffer_reader.h>
+#include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/cuda_block_helper.h>
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
@@ -187,6 +188,9 @@ cuda_buffer::cuda_buffer(int nitems,
                            link,
                            buf_owner)
 {
+    if (const auto* owner = dynamic_cast<const gpu_block*>(buf_owner.get())) {
+        d_device_ordinal = owner->device_ordinal();
+    }
     // A GPU writer whose calls the user capped gets room for several of them, so that it
     // and its readers overlap (the floor alone may hold only two calls of a large cap).
     if (link && link == buf_owner && cap_set_by_user(link)) {
@@ -221,9 +225,10 @@ bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
         wanted_items == 0
             ? final_nitems
             : std::max(final_nitems,
-                       std::min(wanted_items, ring_share_bytes() / sizeof_item));
-    const grcuda_status status =
-        grcuda_buffer_new(device(), sizeof_item, ring_items, host_wait_mode(), &d_handle);
+                       std::min(wanted_items,
+                                ring_share_bytes(d_device_ordinal) / sizeof_item));
+    const grcuda_status status = grcuda_buffer_new(
+        device(d_device_ordinal), sizeof_item, ring_items, host_wait_mode(), &d_handle);
     if (status != GRCUDA_STATUS_OK) {
         d_logger->error("cannot allocate a buffer of {} items of {} bytes: {}",
                         final_nitems,

@@ -29,8 +29,11 @@ namespace cuda {
 class device_array
 {
 public:
-    //! An empty array on \p stream; \p owner names it in errors ("cuda.fft window").
-    device_array(const grcuda_stream* stream, std::string owner);
+    //! An empty array on \p device, used on \p stream (of that device); \p owner names it
+    //! in errors ("cuda.fft window").
+    device_array(const grcuda_device* device,
+                 const grcuda_stream* stream,
+                 std::string owner);
     ~device_array();
     device_array(const device_array&) = delete;
     device_array& operator=(const device_array&) = delete;
@@ -59,6 +62,7 @@ public:
 private:
     void wait_for_stream() const;
 
+    const grcuda_device* const d_device;
     const grcuda_stream* const d_stream;
     const std::string d_owner;
     grcuda_memory* d_memory = nullptr;

@@ -28,11 +28,12 @@ template <class Interface,
 class unary_elementwise_impl : public cuda_sync_block<Interface>
 {
 public:
-    unary_elementwise_impl(const char* name, size_t vlen)
+    unary_elementwise_impl(const char* name, size_t vlen, int device)
         : gr::sync_block(
               name,
               gr::io_signature::make(1, 1, InputSize * vlen, cuda_buffer::type),
               gr::io_signature::make(1, 1, OutputSize * vlen, cuda_buffer::type)),
+          cuda_sync_block<Interface>(device),
           d_vlen(vlen),
           d_block(std::string("cuda.") + name)
     {

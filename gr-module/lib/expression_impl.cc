@@ -55,7 +55,8 @@ typename expression<IN_T, OUT_T>::sptr
 expression<IN_T, OUT_T>::make(const std::string& text,
                               size_t ninputs,
                               size_t vlen,
-                              const std::map<std::string, float>& parameters)
+                              const std::map<std::string, float>& parameters,
+                              int device)
 {
     const std::string block =
         std::string("cuda.expression_") + letter<IN_T>() + letter<OUT_T>();
@@ -73,7 +74,8 @@ expression<IN_T, OUT_T>::make(const std::string& text,
         name_pointers.push_back(name.c_str());
     }
     grcuda_expression* handle = nullptr;
-    check_argument(grcuda_expression_new(device(),
+    // The kernel is compiled for the device the block then runs on.
+    check_argument(grcuda_expression_new(gr::cuda::device(device),
                                          text.c_str(),
                                          value_type<IN_T>(),
                                          value_type<OUT_T>(),
@@ -85,7 +87,7 @@ expression<IN_T, OUT_T>::make(const std::string& text,
                                          &handle),
                    block);
     return gnuradio::make_block_sptr<expression_impl<IN_T, OUT_T>>(
-        block, text, ninputs, vlen, std::move(names), expression_handle(handle));
+        block, text, ninputs, vlen, std::move(names), expression_handle(handle), device);
 }
 
 template <class IN_T, class OUT_T>
@@ -94,7 +96,8 @@ expression_impl<IN_T, OUT_T>::expression_impl(std::string block,
                                               size_t ninputs,
                                               size_t vlen,
                                               std::vector<std::string> parameter_names,
-                                              expression_handle handle)
+                                              expression_handle handle,
+                                              int device)
     : gr::sync_block(
           "expression",
           gr::io_signature::make(static_cast<int>(ninputs),
@@ -102,6 +105,7 @@ expression_impl<IN_T, OUT_T>::expression_impl(std::string block,
                                  sizeof(IN_T) * vlen,
                                  cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(OUT_T) * vlen, cuda_buffer::type)),
+      cuda_sync_block<expression<IN_T, OUT_T>>(device),
       d_block(std::move(block)),
       d_text(text),
       d_parameter_names(std::move(parameter_names)),

@@ -27,7 +27,8 @@ public:
                     size_t ninputs,
                     size_t vlen,
                     std::vector<std::string> parameter_names,
-                    expression_handle handle);
+                    expression_handle handle,
+                    int device);
 
     std::string text() const override;
     std::vector<std::string> parameter_names() const override;

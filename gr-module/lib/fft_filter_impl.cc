@@ -12,26 +12,27 @@ namespace cuda {
 
 template <class IN_T, class OUT_T, class TAP_T>
 typename fft_filter<IN_T, OUT_T, TAP_T>::sptr fft_filter<IN_T, OUT_T, TAP_T>::make(
-    int decimation, const std::vector<TAP_T>& taps, int nthreads)
+    int decimation, const std::vector<TAP_T>& taps, int nthreads, int device)
 {
     const std::string block = arguments::filter_name<IN_T, TAP_T>("cuda.fft_filter");
     arguments::require_at_least_one(block, "decimation", decimation);
     arguments::require_taps(block, "taps", taps);
     arguments::require_at_least_one(block, "nthreads", nthreads);
     return gnuradio::make_block_sptr<fft_filter_impl<IN_T, OUT_T, TAP_T>>(
-        decimation, taps, nthreads);
+        decimation, taps, nthreads, device);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
 fft_filter_impl<IN_T, OUT_T, TAP_T>::fft_filter_impl(int decimation,
                                                      const std::vector<TAP_T>& taps,
-                                                     int nthreads)
+                                                     int nthreads,
+                                                     int device)
     : gr::sync_decimator("fft_filter",
                          gr::io_signature::make(1, 1, sizeof(IN_T), cuda_buffer::type),
                          gr::io_signature::make(1, 1, sizeof(OUT_T), cuda_buffer::type),
                          decimation),
       filter_block<fft_filter<IN_T, OUT_T, TAP_T>, IN_T, TAP_T>(
-          "cuda.fft_filter", decimation, taps, GRCUDA_FIR_FFT_WHOLE_SEGMENTS),
+          "cuda.fft_filter", decimation, taps, GRCUDA_FIR_FFT_WHOLE_SEGMENTS, device),
       d_nthreads(nthreads)
 {
 }

@@ -16,7 +16,10 @@ template <class IN_T, class OUT_T, class TAP_T>
 class fft_filter_impl : public filter_block<fft_filter<IN_T, OUT_T, TAP_T>, IN_T, TAP_T>
 {
 public:
-    fft_filter_impl(int decimation, const std::vector<TAP_T>& taps, int nthreads);
+    fft_filter_impl(int decimation,
+                    const std::vector<TAP_T>& taps,
+                    int nthreads,
+                    int device);
 
     void set_nthreads(int n) override;
     int nthreads() const override;

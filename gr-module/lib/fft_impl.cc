@@ -24,7 +24,8 @@ fft::sptr fft::make(size_t fft_size,
                     bool forward,
                     const std::vector<float>& window,
                     bool shift,
-                    bool real_input)
+                    bool real_input,
+                    int device)
 {
     const char* block = "cuda.fft";
     arguments::require_between(block, "fft_size", fft_size, 1, arguments::max_fft_size);
@@ -42,14 +43,15 @@ fft::sptr fft::make(size_t fft_size,
         }
     }
     return gnuradio::make_block_sptr<fft_impl>(
-        fft_size, forward, window, shift, real_input);
+        fft_size, forward, window, shift, real_input, device);
 }
 
 fft_impl::fft_impl(size_t fft_size,
                    bool forward,
                    const std::vector<float>& window,
                    bool shift,
-                   bool real_input)
+                   bool real_input,
+                   int device)
     : gr::sync_block(
           "fft",
           gr::io_signature::make(1,
@@ -58,14 +60,15 @@ fft_impl::fft_impl(size_t fft_size,
                                      (real_input ? sizeof(float) : sizeof(gr_complex)),
                                  cuda_buffer::type),
           gr::io_signature::make(1, 1, fft_size * sizeof(gr_complex), cuda_buffer::type)),
+      cuda_sync_block<fft>(device),
       d_size(fft_size),
       d_forward(forward),
       d_shift(shift),
       d_real_input(real_input),
-      d_window(stream(), "cuda.fft window"),
-      d_scratch{ device_array(stream(), "cuda.fft scratch"),
-                 device_array(stream(), "cuda.fft scratch") },
-      d_zeros(stream(), "cuda.fft real input")
+      d_window(this->device(), stream(), "cuda.fft window"),
+      d_scratch{ device_array(this->device(), stream(), "cuda.fft scratch"),
+                 device_array(this->device(), stream(), "cuda.fft scratch") },
+      d_zeros(this->device(), stream(), "cuda.fft real input")
 {
     grcuda_fft_plan* plan = nullptr;
     check(

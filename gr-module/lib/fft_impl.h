@@ -22,7 +22,8 @@ public:
              bool forward,
              const std::vector<float>& window,
              bool shift,
-             bool real_input);
+             bool real_input,
+             int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

@@ -12,18 +12,19 @@
 namespace gr {
 namespace cuda {
 
-fft_shift::sptr fft_shift::make(size_t fft_size)
+fft_shift::sptr fft_shift::make(size_t fft_size, int device)
 {
     arguments::require_elements_per_item(
         "cuda.fft_shift", "fft_size", fft_size, sizeof(gr_complex));
-    return gnuradio::make_block_sptr<fft_shift_impl>(fft_size);
+    return gnuradio::make_block_sptr<fft_shift_impl>(fft_size, device);
 }
 
-fft_shift_impl::fft_shift_impl(size_t fft_size)
+fft_shift_impl::fft_shift_impl(size_t fft_size, int device)
     : gr::sync_block(
           "fft_shift",
           gr::io_signature::make(1, 1, fft_size * sizeof(gr_complex), cuda_buffer::type),
           gr::io_signature::make(1, 1, fft_size * sizeof(gr_complex), cuda_buffer::type)),
+      cuda_sync_block<fft_shift>(device),
       d_size(fft_size)
 {
 }

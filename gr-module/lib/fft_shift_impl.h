@@ -15,7 +15,7 @@ namespace cuda {
 class fft_shift_impl : public cuda_sync_block<fft_shift>
 {
 public:
-    explicit fft_shift_impl(size_t fft_size);
+    fft_shift_impl(size_t fft_size, int device);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

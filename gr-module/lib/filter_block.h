@@ -62,8 +62,10 @@ protected:
     filter_block(const char* base,
                  int decimation,
                  const std::vector<TAP_T>& taps,
-                 uint32_t method)
-        : d_name(arguments::filter_name<IN_T, TAP_T>(base)),
+                 uint32_t method,
+                 int device)
+        : cuda_sync_block<Interface>(device),
+          d_name(arguments::filter_name<IN_T, TAP_T>(base)),
           d_method(method),
           d_taps(taps),
           d_filter(this->stream(), decimation, method, taps, d_name)

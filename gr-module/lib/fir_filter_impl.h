@@ -16,7 +16,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 class fir_filter_impl : public filter_block<fir_filter<IN_T, OUT_T, TAP_T>, IN_T, TAP_T>
 {
 public:
-    fir_filter_impl(int decimation, const std::vector<TAP_T>& taps);
+    fir_filter_impl(int decimation, const std::vector<TAP_T>& taps, int device);
 };
 
 } // namespace cuda

@@ -12,18 +12,19 @@
 namespace gr {
 namespace cuda {
 
-float_to_complex::sptr float_to_complex::make(size_t vlen)
+float_to_complex::sptr float_to_complex::make(size_t vlen, int device)
 {
     arguments::require_elements_per_item(
         "cuda.float_to_complex", "vlen", vlen, sizeof(gr_complex));
-    return gnuradio::make_block_sptr<float_to_complex_impl>(vlen);
+    return gnuradio::make_block_sptr<float_to_complex_impl>(vlen, device);
 }
 
-float_to_complex_impl::float_to_complex_impl(size_t vlen)
+float_to_complex_impl::float_to_complex_impl(size_t vlen, int device)
     : gr::sync_block(
           "float_to_complex",
           gr::io_signature::make(1, 2, sizeof(float) * vlen, cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(gr_complex) * vlen, cuda_buffer::type)),
+      cuda_sync_block<float_to_complex>(device),
       d_vlen(vlen)
 {
 }

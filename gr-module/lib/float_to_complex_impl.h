@@ -15,7 +15,7 @@ namespace cuda {
 class float_to_complex_impl : public cuda_sync_block<float_to_complex>
 {
 public:
-    explicit float_to_complex_impl(size_t vlen);
+    float_to_complex_impl(size_t vlen, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

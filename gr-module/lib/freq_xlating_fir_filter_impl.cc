@@ -49,7 +49,8 @@ typename freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::sptr
 freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
                                                   const std::vector<TAP_T>& taps,
                                                   double center_freq,
-                                                  double sampling_freq)
+                                                  double sampling_freq,
+                                                  int device)
 {
     const std::string block =
         arguments::filter_name<IN_T, TAP_T>("cuda.freq_xlating_fir_filter");
@@ -59,7 +60,7 @@ freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
     arguments::require_positive(block, "sampling_freq", sampling_freq);
     require_finite_turns(block, center_freq, sampling_freq, taps.size());
     return gnuradio::make_block_sptr<freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>>(
-        decimation, taps, center_freq, sampling_freq);
+        decimation, taps, center_freq, sampling_freq, device);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -67,11 +68,13 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
     int decimation,
     const std::vector<TAP_T>& taps,
     double center_freq,
-    double sampling_freq)
+    double sampling_freq,
+    int device)
     : gr::sync_decimator("freq_xlating_fir_filter",
                          gr::io_signature::make(1, 1, sizeof(IN_T), cuda_buffer::type),
                          gr::io_signature::make(1, 1, sizeof(OUT_T), cuda_buffer::type),
                          decimation),
+      cuda_sync_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>(device),
       d_name(arguments::filter_name<IN_T, TAP_T>("cuda.freq_xlating_fir_filter")),
       d_proto_taps(taps),
       d_center_freq(center_freq),

@@ -22,7 +22,8 @@ public:
     freq_xlating_fir_filter_impl(int decimation,
                                  const std::vector<TAP_T>& taps,
                                  double center_freq,
-                                 double sampling_freq);
+                                 double sampling_freq,
+                                 int device);
 
     void set_center_freq(double center_freq) override;
     double center_freq() const override;

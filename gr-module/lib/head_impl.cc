@@ -13,16 +13,17 @@
 namespace gr {
 namespace cuda {
 
-head::sptr head::make(size_t sizeof_stream_item, uint64_t nitems)
+head::sptr head::make(size_t sizeof_stream_item, uint64_t nitems, int device)
 {
     arguments::require_item_size("cuda.head", "sizeof_stream_item", sizeof_stream_item);
-    return gnuradio::make_block_sptr<head_impl>(sizeof_stream_item, nitems);
+    return gnuradio::make_block_sptr<head_impl>(sizeof_stream_item, nitems, device);
 }
 
-head_impl::head_impl(size_t sizeof_stream_item, uint64_t nitems)
+head_impl::head_impl(size_t sizeof_stream_item, uint64_t nitems, int device)
     : gr::sync_block("head",
                      gr::io_signature::make(1, 1, sizeof_stream_item, cuda_buffer::type),
                      gr::io_signature::make(1, 1, sizeof_stream_item, cuda_buffer::type)),
+      cuda_sync_block<head>(device),
       d_itemsize(sizeof_stream_item),
       d_length(nitems)
 {

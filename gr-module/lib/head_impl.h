@@ -15,7 +15,7 @@ namespace cuda {
 class head_impl : public cuda_sync_block<head>
 {
 public:
-    head_impl(size_t sizeof_stream_item, uint64_t nitems);
+    head_impl(size_t sizeof_stream_item, uint64_t nitems, int device);
 
     void reset() override;
     void set_length(uint64_t nitems) override;

@@ -23,17 +23,18 @@ void require_n(int n)
 
 } // namespace
 
-keep_one_in_n::sptr keep_one_in_n::make(size_t itemsize, int n)
+keep_one_in_n::sptr keep_one_in_n::make(size_t itemsize, int n, int device)
 {
     arguments::require_item_size("cuda.keep_one_in_n", "itemsize", itemsize);
     require_n(n);
-    return gnuradio::make_block_sptr<keep_one_in_n_impl>(itemsize, n);
+    return gnuradio::make_block_sptr<keep_one_in_n_impl>(itemsize, n, device);
 }
 
-keep_one_in_n_impl::keep_one_in_n_impl(size_t itemsize, int n)
+keep_one_in_n_impl::keep_one_in_n_impl(size_t itemsize, int n, int device)
     : gr::block("keep_one_in_n",
                 gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
                 gr::io_signature::make(1, 1, itemsize, cuda_buffer::type)),
+      cuda_block<keep_one_in_n>(device),
       d_itemsize(itemsize)
 {
     // As GNU Radio's block: no relative rate (very large n would upset it), tags moved by

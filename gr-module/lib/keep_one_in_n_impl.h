@@ -15,7 +15,7 @@ namespace cuda {
 class keep_one_in_n_impl : public cuda_block<keep_one_in_n>
 {
 public:
-    keep_one_in_n_impl(size_t itemsize, int n);
+    keep_one_in_n_impl(size_t itemsize, int n, int device);
 
     void set_n(int n) override;
 

@@ -27,31 +27,32 @@ gr::io_signature::sptr port(size_t itemsize, bool use_cb)
                   : gr::io_signature::make(1, 1, itemsize);
 }
 
-grcuda_memory* allocate(uint32_t kind)
+grcuda_memory* allocate(const grcuda_device* device, uint32_t kind)
 {
     grcuda_memory* memory = nullptr;
-    check(grcuda_memory_new(device(), kind, staging_bytes, &memory),
+    check(grcuda_memory_new(device, kind, staging_bytes, &memory),
           "cuda.load staging memory");
     return memory;
 }
 
 } // namespace
 
-load::sptr load::make(size_t iterations, size_t itemsize, bool use_cb)
+load::sptr load::make(size_t iterations, size_t itemsize, bool use_cb, int device)
 {
     arguments::require_between("cuda.load", "iterations", iterations, 1, max_iterations);
     arguments::require_item_size("cuda.load", "itemsize", itemsize);
-    return gnuradio::make_block_sptr<load_impl>(iterations, itemsize, use_cb);
+    return gnuradio::make_block_sptr<load_impl>(iterations, itemsize, use_cb, device);
 }
 
-load_impl::load_impl(size_t iterations, size_t itemsize, bool use_cb)
+load_impl::load_impl(size_t iterations, size_t itemsize, bool use_cb, int device)
     : gr::sync_block("load", port(itemsize, use_cb), port(itemsize, use_cb)),
+      cuda_sync_block<load>(device),
       d_iterations(iterations),
       d_itemsize(itemsize)
 {
     if (!use_cb) {
-        d_host_staging.reset(allocate(GRCUDA_MEMORY_PINNED_HOST));
-        d_device_staging.reset(allocate(GRCUDA_MEMORY_DEVICE));
+        d_host_staging.reset(allocate(this->device(), GRCUDA_MEMORY_PINNED_HOST));
+        d_device_staging.reset(allocate(this->device(), GRCUDA_MEMORY_DEVICE));
     }
 }
 

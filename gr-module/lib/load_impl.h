@@ -16,7 +16,7 @@ namespace cuda {
 class load_impl : public cuda_sync_block<load>
 {
 public:
-    load_impl(size_t iterations, size_t itemsize, bool use_cb);
+    load_impl(size_t iterations, size_t itemsize, bool use_cb, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

@@ -106,7 +106,8 @@ typename logpwrfft<T>::sptr logpwrfft<T>::make(double sample_rate,
                                                double avg_alpha,
                                                bool average,
                                                const std::vector<float>& window,
-                                               bool shift)
+                                               bool shift,
+                                               int device)
 {
     const std::string block = block_name<T>();
     arguments::require_between(block,
@@ -137,8 +138,15 @@ typename logpwrfft<T>::sptr logpwrfft<T>::make(double sample_rate,
         arguments::refuse(block, "window must have a tap other than 0");
     }
     rounded_decimation(block, fft_size, sample_rate / fft_size / frame_rate);
-    return gnuradio::make_block_sptr<logpwrfft_impl<T>>(
-        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, window, shift);
+    return gnuradio::make_block_sptr<logpwrfft_impl<T>>(sample_rate,
+                                                        fft_size,
+                                                        ref_scale,
+                                                        frame_rate,
+                                                        avg_alpha,
+                                                        average,
+                                                        window,
+                                                        shift,
+                                                        device);
 }
 
 template <class T>
@@ -149,11 +157,13 @@ logpwrfft_impl<T>::logpwrfft_impl(double sample_rate,
                                   double avg_alpha,
                                   bool average,
                                   const std::vector<float>& window,
-                                  bool shift)
+                                  bool shift,
+                                  int device)
     : gr::block(std::is_same_v<T, float> ? "logpwrfft_f" : "logpwrfft_c",
                 gr::io_signature::make(1, 1, sizeof(T), cuda_buffer::type),
                 gr::io_signature::make(
                     1, 1, sizeof(float) * size_t(fft_size), cuda_buffer::type)),
+      cuda_block<logpwrfft<T>>(device),
       d_name(block_name<T>()),
       d_fft_size(fft_size),
       d_shift(shift),
@@ -166,9 +176,9 @@ logpwrfft_impl<T>::logpwrfft_impl(double sample_rate,
       d_decimation(1),
       d_average(average),
       d_avg_alpha(avg_alpha),
-      d_window(this->stream(), d_name + " window"),
-      d_state(this->stream(), d_name + " average"),
-      d_spectra(this->stream(), d_name + " spectra")
+      d_window(this->device(), this->stream(), d_name + " window"),
+      d_state(this->device(), this->stream(), d_name + " average"),
+      d_spectra(this->device(), this->stream(), d_name + " spectra")
 {
     // Tags move as GNU Radio's chain moves them (propagate_tags()).
     this->set_tag_propagation_policy(gr::block::TPP_DONT);

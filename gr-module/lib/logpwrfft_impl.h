@@ -26,7 +26,8 @@ public:
                    double avg_alpha,
                    bool average,
                    const std::vector<float>& window,
-                   bool shift);
+                   bool shift,
+                   int device);
 
     void set_sample_rate(double sample_rate) override;
     void set_vec_rate(double vec_rate) override;

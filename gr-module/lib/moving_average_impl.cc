@@ -70,7 +70,7 @@ void require_scale(T scale)
 
 template <class T>
 typename moving_average<T>::sptr
-moving_average<T>::make(int length, T scale, int max_iter, unsigned int vlen)
+moving_average<T>::make(int length, T scale, int max_iter, unsigned int vlen, int device)
 {
     const std::string block = arguments::typed_name<T>("cuda.moving_average");
     require_length<T>(length);
@@ -79,17 +79,16 @@ moving_average<T>::make(int length, T scale, int max_iter, unsigned int vlen)
         block, "max_iter", max_iter < 1 ? 0 : max_iter, 1, INT_MAX);
     arguments::require_elements_per_item(block, "vlen", vlen, sizeof(T));
     return gnuradio::make_block_sptr<moving_average_impl<T>>(
-        length, scale, max_iter, vlen);
+        length, scale, max_iter, vlen, device);
 }
 
 template <class T>
-moving_average_impl<T>::moving_average_impl(int length,
-                                            T scale,
-                                            int max_iter,
-                                            unsigned int vlen)
+moving_average_impl<T>::moving_average_impl(
+    int length, T scale, int max_iter, unsigned int vlen, int device)
     : gr::sync_block("moving_average",
                      gr::io_signature::make(1, 1, sizeof(T) * vlen, cuda_buffer::type),
                      gr::io_signature::make(1, 1, sizeof(T) * vlen, cuda_buffer::type)),
+      cuda_sync_block<moving_average<T>>(device),
       d_length(length),
       d_scale(scale),
       d_max_iter(max_iter),

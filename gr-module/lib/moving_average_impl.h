@@ -16,7 +16,7 @@ template <class T>
 class moving_average_impl : public cuda_sync_block<moving_average<T>>
 {
 public:
-    moving_average_impl(int length, T scale, int max_iter, unsigned int vlen);
+    moving_average_impl(int length, T scale, int max_iter, unsigned int vlen, int device);
 
     int length() const override;
     T scale() const override;

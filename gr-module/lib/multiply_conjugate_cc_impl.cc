@@ -12,18 +12,19 @@
 namespace gr {
 namespace cuda {
 
-multiply_conjugate_cc::sptr multiply_conjugate_cc::make(size_t vlen)
+multiply_conjugate_cc::sptr multiply_conjugate_cc::make(size_t vlen, int device)
 {
     arguments::require_elements_per_item(
         "cuda.multiply_conjugate_cc", "vlen", vlen, sizeof(gr_complex));
-    return gnuradio::make_block_sptr<multiply_conjugate_cc_impl>(vlen);
+    return gnuradio::make_block_sptr<multiply_conjugate_cc_impl>(vlen, device);
 }
 
-multiply_conjugate_cc_impl::multiply_conjugate_cc_impl(size_t vlen)
+multiply_conjugate_cc_impl::multiply_conjugate_cc_impl(size_t vlen, int device)
     : gr::sync_block(
           "multiply_conjugate_cc",
           gr::io_signature::make(2, 2, sizeof(gr_complex) * vlen, cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(gr_complex) * vlen, cuda_buffer::type)),
+      cuda_sync_block<multiply_conjugate_cc>(device),
       d_vlen(vlen)
 {
 }

@@ -15,7 +15,7 @@ namespace cuda {
 class multiply_conjugate_cc_impl : public cuda_sync_block<multiply_conjugate_cc>
 {
 public:
-    explicit multiply_conjugate_cc_impl(size_t vlen);
+    multiply_conjugate_cc_impl(size_t vlen, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

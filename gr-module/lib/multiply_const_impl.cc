@@ -39,19 +39,20 @@ launch(const grcuda_stream* s, const void* in, void* out, size_t n, gr_complex k
 } // namespace
 
 template <class T>
-typename multiply_const<T>::sptr multiply_const<T>::make(T k, size_t vlen)
+typename multiply_const<T>::sptr multiply_const<T>::make(T k, size_t vlen, int device)
 {
     const std::string block = arguments::typed_name<T>("cuda.multiply_const");
     arguments::require_finite(block, "k", k);
     arguments::require_elements_per_item(block, "vlen", vlen, sizeof(T));
-    return gnuradio::make_block_sptr<multiply_const_impl<T>>(k, vlen);
+    return gnuradio::make_block_sptr<multiply_const_impl<T>>(k, vlen, device);
 }
 
 template <class T>
-multiply_const_impl<T>::multiply_const_impl(T k, size_t vlen)
+multiply_const_impl<T>::multiply_const_impl(T k, size_t vlen, int device)
     : gr::sync_block("multiply_const",
                      gr::io_signature::make(1, 1, sizeof(T) * vlen, cuda_buffer::type),
                      gr::io_signature::make(1, 1, sizeof(T) * vlen, cuda_buffer::type)),
+      cuda_sync_block<multiply_const<T>>(device),
       d_k(k),
       d_vlen(vlen)
 {

@@ -16,7 +16,7 @@ template <class T>
 class multiply_const_impl : public cuda_sync_block<multiply_const<T>>
 {
 public:
-    multiply_const_impl(T k, size_t vlen);
+    multiply_const_impl(T k, size_t vlen, int device);
 
     T k() const override;
     void set_k(T k) override;

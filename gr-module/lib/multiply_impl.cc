@@ -36,19 +36,20 @@ grcuda_status launch(const grcuda_stream* s,
 } // namespace
 
 template <class T>
-typename multiply<T>::sptr multiply<T>::make(size_t vlen)
+typename multiply<T>::sptr multiply<T>::make(size_t vlen, int device)
 {
     arguments::require_elements_per_item(
         arguments::typed_name<T>("cuda.multiply"), "vlen", vlen, sizeof(T));
-    return gnuradio::make_block_sptr<multiply_impl<T>>(vlen);
+    return gnuradio::make_block_sptr<multiply_impl<T>>(vlen, device);
 }
 
 template <class T>
-multiply_impl<T>::multiply_impl(size_t vlen)
+multiply_impl<T>::multiply_impl(size_t vlen, int device)
     : gr::sync_block("multiply",
                      // As GNU Radio's: as many inputs as are connected.
                      gr::io_signature::make(1, -1, sizeof(T) * vlen, cuda_buffer::type),
                      gr::io_signature::make(1, 1, sizeof(T) * vlen, cuda_buffer::type)),
+      cuda_sync_block<multiply<T>>(device),
       d_vlen(vlen)
 {
 }

@@ -16,7 +16,7 @@ template <class T>
 class multiply_impl : public cuda_sync_block<multiply<T>>
 {
 public:
-    explicit multiply_impl(size_t vlen);
+    multiply_impl(size_t vlen, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

@@ -12,19 +12,20 @@
 namespace gr {
 namespace cuda {
 
-nlog10_ff::sptr nlog10_ff::make(float n, size_t vlen, float k)
+nlog10_ff::sptr nlog10_ff::make(float n, size_t vlen, float k, int device)
 {
     arguments::require_finite("cuda.nlog10_ff", "n", n);
     arguments::require_elements_per_item("cuda.nlog10_ff", "vlen", vlen, sizeof(float));
     arguments::require_finite("cuda.nlog10_ff", "k", k);
-    return gnuradio::make_block_sptr<nlog10_ff_impl>(n, vlen, k);
+    return gnuradio::make_block_sptr<nlog10_ff_impl>(n, vlen, k, device);
 }
 
-nlog10_ff_impl::nlog10_ff_impl(float n, size_t vlen, float k)
+nlog10_ff_impl::nlog10_ff_impl(float n, size_t vlen, float k, int device)
     : gr::sync_block(
           "nlog10_ff",
           gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(float) * vlen, cuda_buffer::type)),
+      cuda_sync_block<nlog10_ff>(device),
       d_n(n),
       d_vlen(vlen),
       d_k(k)

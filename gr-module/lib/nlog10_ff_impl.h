@@ -15,7 +15,7 @@ namespace cuda {
 class nlog10_ff_impl : public cuda_sync_block<nlog10_ff>
 {
 public:
-    nlog10_ff_impl(float n, size_t vlen, float k);
+    nlog10_ff_impl(float n, size_t vlen, float k, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

@@ -15,7 +15,7 @@ namespace cuda {
 class nop_impl : public cuda_sync_block<nop>
 {
 public:
-    explicit nop_impl(size_t sizeof_stream_item);
+    nop_impl(size_t sizeof_stream_item, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

@@ -15,7 +15,7 @@ namespace cuda {
 class null_sink_impl : public cuda_sync_block<null_sink>
 {
 public:
-    null_sink_impl(size_t sizeof_stream_item, size_t num_inputs);
+    null_sink_impl(size_t sizeof_stream_item, size_t num_inputs, int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

@@ -13,22 +13,24 @@ namespace gr {
 namespace cuda {
 
 null_source::sptr
-null_source::make(size_t sizeof_stream_item, size_t num_outputs, bool memset)
+null_source::make(size_t sizeof_stream_item, size_t num_outputs, bool memset, int device)
 {
     arguments::require_item_size(
         "cuda.null_source", "sizeof_stream_item", sizeof_stream_item);
     arguments::require_ports("cuda.null_source", "num_outputs", num_outputs);
     return gnuradio::make_block_sptr<null_source_impl>(
-        sizeof_stream_item, num_outputs, memset);
+        sizeof_stream_item, num_outputs, memset, device);
 }
 
 null_source_impl::null_source_impl(size_t sizeof_stream_item,
                                    size_t num_outputs,
-                                   bool memset)
+                                   bool memset,
+                                   int device)
     : gr::sync_block(
           "null_source",
           gr::io_signature::make(0, 0, 0),
           gr::io_signature::make(1, num_outputs, sizeof_stream_item, cuda_buffer::type)),
+      cuda_sync_block<null_source>(device),
       d_itemsize(sizeof_stream_item),
       d_memset(memset)
 {

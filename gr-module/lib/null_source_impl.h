@@ -15,7 +15,10 @@ namespace cuda {
 class null_source_impl : public cuda_sync_block<null_source>
 {
 public:
-    null_source_impl(size_t sizeof_stream_item, size_t num_outputs, bool memset);
+    null_source_impl(size_t sizeof_stream_item,
+                     size_t num_outputs,
+                     bool memset,
+                     int device);
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,

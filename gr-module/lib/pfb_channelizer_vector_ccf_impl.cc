@@ -19,20 +19,20 @@ const char* const block_name = "cuda.pfb_channelizer_vector_ccf";
 } // namespace
 
 pfb_channelizer_vector_ccf::sptr pfb_channelizer_vector_ccf::make(
-    unsigned numchans, const std::vector<float>& taps, float oversample_rate)
+    unsigned numchans, const std::vector<float>& taps, float oversample_rate, int device)
 {
     channelizer_arguments::check(block_name, numchans, taps, oversample_rate);
     return gnuradio::make_block_sptr<pfb_channelizer_vector_ccf_impl>(
-        numchans, taps, oversample_rate);
+        numchans, taps, oversample_rate, device);
 }
 
 pfb_channelizer_vector_ccf_impl::pfb_channelizer_vector_ccf_impl(
-    unsigned numchans, const std::vector<float>& taps, float oversample_rate)
+    unsigned numchans, const std::vector<float>& taps, float oversample_rate, int device)
     : gr::block(
           "pfb_channelizer_vector_ccf",
           gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type),
           gr::io_signature::make(1, 1, sizeof(gr_complex) * numchans, cuda_buffer::type)),
-      polyphase_channelizer_block(block_name, numchans, oversample_rate, true)
+      polyphase_channelizer_block(block_name, numchans, oversample_rate, true, device)
 {
     start_with(taps);
 }

@@ -19,7 +19,8 @@ class pfb_channelizer_vector_ccf_impl
 public:
     pfb_channelizer_vector_ccf_impl(unsigned numchans,
                                     const std::vector<float>& taps,
-                                    float oversample_rate);
+                                    float oversample_rate,
+                                    int device);
 
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,

@@ -164,15 +164,17 @@ protected:
     polyphase_channelizer_block(const char* name,
                                 unsigned numchans,
                                 float oversample_rate,
-                                bool one_entry_per_channel)
-        : d_name(name),
+                                bool one_entry_per_channel,
+                                int device)
+        : cuda_block<Interface>(device),
+          d_name(name),
           d_channels(numchans),
-          d_map(this->stream(), std::string(name) + " channel map"),
+          d_map(this->device(), this->stream(), std::string(name) + " channel map"),
           d_one_entry_per_channel(one_entry_per_channel),
           d_oversample_rate(oversample_rate),
           d_step_advance(static_cast<unsigned>(std::lround(numchans / oversample_rate))),
-          d_taps(this->stream(), std::string(name) + " taps"),
-          d_spectra(this->stream(), std::string(name) + " spectra")
+          d_taps(this->device(), this->stream(), std::string(name) + " taps"),
+          d_spectra(this->device(), this->stream(), std::string(name) + " spectra")
     {
         grcuda_fft_plan* plan = nullptr;
         check(grcuda_fft_plan_new(this->stream(), GRCUDA_FFT_INVERSE, numchans, &plan),

@@ -15,13 +15,14 @@ namespace cuda {
 probe_rate::sptr probe_rate::make(size_t itemsize,
                                   double update_rate_ms,
                                   double alpha,
-                                  const std::string& name)
+                                  const std::string& name,
+                                  int device)
 {
     arguments::require_item_size("cuda.probe_rate", "itemsize", itemsize);
     arguments::require_positive("cuda.probe_rate", "update_rate_ms", update_rate_ms);
     arguments::require_fraction("cuda.probe_rate", "alpha", alpha);
     return gnuradio::make_block_sptr<probe_rate_impl>(
-        itemsize, update_rate_ms, alpha, name);
+        itemsize, update_rate_ms, alpha, name, device);
 }
 
 // The output signature names cuda_buffer although the block has no outputs: see
@@ -29,10 +30,12 @@ probe_rate::sptr probe_rate::make(size_t itemsize,
 probe_rate_impl::probe_rate_impl(size_t itemsize,
                                  double update_rate_ms,
                                  double alpha,
-                                 const std::string& name)
+                                 const std::string& name,
+                                 int device)
     : gr::sync_block("probe_rate",
                      gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
                      gr::io_signature::make(0, 0, itemsize, cuda_buffer::type)),
+      cuda_sync_block<probe_rate>(device),
       d_update_ms(update_rate_ms),
       d_alpha(alpha),
       d_name(pmt::intern(name)),

@@ -20,7 +20,8 @@ public:
     probe_rate_impl(size_t itemsize,
                     double update_rate_ms,
                     double alpha,
-                    const std::string& name);
+                    const std::string& name,
+                    int device);
 
     double rate() const override;
     void set_alpha(double alpha) override;

@@ -12,16 +12,17 @@
 namespace gr {
 namespace cuda {
 
-quadrature_demod_cf::sptr quadrature_demod_cf::make(float gain)
+quadrature_demod_cf::sptr quadrature_demod_cf::make(float gain, int device)
 {
     arguments::require_finite("cuda.quadrature_demod_cf", "gain", gain);
-    return gnuradio::make_block_sptr<quadrature_demod_cf_impl>(gain);
+    return gnuradio::make_block_sptr<quadrature_demod_cf_impl>(gain, device);
 }
 
-quadrature_demod_cf_impl::quadrature_demod_cf_impl(float gain)
+quadrature_demod_cf_impl::quadrature_demod_cf_impl(float gain, int device)
     : gr::sync_block("quadrature_demod_cf",
                      gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type),
                      gr::io_signature::make(1, 1, sizeof(float), cuda_buffer::type)),
+      cuda_sync_block<quadrature_demod_cf>(device),
       d_gain(gain)
 {
     set_history(2); // as GNU Radio's: each output looks at the previous input

@@ -15,7 +15,7 @@ namespace cuda {
 class quadrature_demod_cf_impl : public cuda_sync_block<quadrature_demod_cf>
 {
 public:
-    explicit quadrature_demod_cf_impl(float gain);
+    quadrature_demod_cf_impl(float gain, int device);
 
     void set_gain(float gain) override;
     float gain() const override;

@@ -76,7 +76,8 @@ typename rational_resampler<SAMPLE_T, TAP_T>::sptr
 rational_resampler<SAMPLE_T, TAP_T>::make(unsigned interpolation,
                                           unsigned decimation,
                                           const std::vector<TAP_T>& taps,
-                                          float fractional_bw)
+                                          float fractional_bw,
+                                          int device)
 {
     const std::string block =
         arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler");
@@ -104,18 +105,23 @@ rational_resampler<SAMPLE_T, TAP_T>::make(unsigned interpolation,
         designed = design_taps<TAP_T>(interpolation, decimation, fractional_bw);
     }
     return gnuradio::make_block_sptr<rational_resampler_impl<SAMPLE_T, TAP_T>>(
-        interpolation, decimation, designed);
+        interpolation, decimation, designed, device);
 }
 
 template <class SAMPLE_T, class TAP_T>
 rational_resampler_impl<SAMPLE_T, TAP_T>::rational_resampler_impl(
-    unsigned interpolation, unsigned decimation, const std::vector<TAP_T>& taps)
+    unsigned interpolation,
+    unsigned decimation,
+    const std::vector<TAP_T>& taps,
+    int device)
     : gr::block("rational_resampler",
                 gr::io_signature::make(1, 1, sizeof(SAMPLE_T), cuda_buffer::type),
                 gr::io_signature::make(1, 1, sizeof(SAMPLE_T), cuda_buffer::type)),
+      cuda_block<rational_resampler<SAMPLE_T, TAP_T>>(device),
       d_interpolation(interpolation),
       d_decimation(decimation),
-      d_taps(this->stream(),
+      d_taps(this->device(),
+             this->stream(),
              arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler") + " taps")
 {
     this->set_relative_rate(uint64_t{ interpolation }, uint64_t{ decimation });

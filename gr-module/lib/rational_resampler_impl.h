@@ -20,7 +20,8 @@ class rational_resampler_impl : public cuda_block<rational_resampler<SAMPLE_T, T
 public:
     rational_resampler_impl(unsigned interpolation,
                             unsigned decimation,
-                            const std::vector<TAP_T>& taps);
+                            const std::vector<TAP_T>& taps,
+                            int device);
 
     unsigned interpolation() const override { return d_interpolation; }
     unsigned decimation() const override { return d_decimation; }

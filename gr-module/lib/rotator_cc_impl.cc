@@ -23,16 +23,17 @@ void require_phase_inc(double phase_inc)
 
 } // namespace
 
-rotator_cc::sptr rotator_cc::make(double phase_inc, bool tag_inc_updates)
+rotator_cc::sptr rotator_cc::make(double phase_inc, bool tag_inc_updates, int device)
 {
     require_phase_inc(phase_inc);
-    return gnuradio::make_block_sptr<rotator_cc_impl>(phase_inc, tag_inc_updates);
+    return gnuradio::make_block_sptr<rotator_cc_impl>(phase_inc, tag_inc_updates, device);
 }
 
-rotator_cc_impl::rotator_cc_impl(double phase_inc, bool tag_inc_updates)
+rotator_cc_impl::rotator_cc_impl(double phase_inc, bool tag_inc_updates, int device)
     : gr::sync_block("rotator_cc",
                      gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type),
                      gr::io_signature::make(1, 1, sizeof(gr_complex), cuda_buffer::type)),
+      cuda_sync_block<rotator_cc>(device),
       d_tag_inc_updates(tag_inc_updates)
 {
     set_phase_inc(phase_inc);

@@ -18,7 +18,7 @@ namespace cuda {
 class rotator_cc_impl : public cuda_sync_block<rotator_cc>
 {
 public:
-    rotator_cc_impl(double phase_inc, bool tag_inc_updates);
+    rotator_cc_impl(double phase_inc, bool tag_inc_updates, int device);
 
     void set_phase_inc(double phase_inc) override;
 

@@ -163,9 +163,9 @@ size_t ring_calls()
             " (the default is " + std::to_string(default_ring_calls) + ")"));
 }
 
-size_t ring_share_bytes()
+size_t ring_share_bytes(int ordinal)
 {
-    return static_cast<size_t>(free_memory() / free_memory_share);
+    return static_cast<size_t>(free_memory(ordinal) / free_memory_share);
 }
 
 void pass_host_ring_cache_limit()

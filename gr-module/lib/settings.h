@@ -21,7 +21,8 @@ namespace cuda {
  *
  * - backend: cuda, simulated or auto (the default: the GPU when one is usable, else the
  *   CPU, saying why). $GRCUDA_BACKEND.
- * - device: the GPU's CUDA ordinal (default 0). $GRCUDA_DEVICE.
+ * - device: the CUDA ordinal of the default device (default 0): where a block runs
+ *   unless its `device` argument names another. $GRCUDA_DEVICE.
  * - host_wait: how GNU Radio's threads wait for the GPU: adaptive (the default: poll for
  *   50 us, then sleep), spin or block. $GRCUDA_HOST_WAIT.
  * - ring_floor_bytes: the least a buffer's ring holds (default 128 MiB on a GPU, 1 MiB on
@@ -49,8 +50,8 @@ uint32_t host_wait_mode();
 size_t ring_floor_bytes();
 //! How many calls of a GPU block the user did not cap its output ring holds.
 size_t ring_calls();
-//! The most a ring grows to by itself: 1/64 of the device memory free now.
-size_t ring_share_bytes();
+//! The most a ring on device \p ordinal grows to by itself: 1/64 of its memory free now.
+size_t ring_share_bytes(int ordinal);
 //! Hands the host_ring_cache_bytes preference, where set, to libgrcuda
 //! (grcuda_set_host_ring_cache_limit()); unset, libgrcuda's default holds.
 void pass_host_ring_cache_limit();

@@ -12,20 +12,25 @@
 namespace gr {
 namespace cuda {
 
-stream_to_vector::sptr stream_to_vector::make(size_t itemsize, size_t nitems_per_block)
+stream_to_vector::sptr
+stream_to_vector::make(size_t itemsize, size_t nitems_per_block, int device)
 {
     arguments::require_item_size("cuda.stream_to_vector", "itemsize", itemsize);
     arguments::require_elements_per_item(
         "cuda.stream_to_vector", "nitems_per_block", nitems_per_block, itemsize);
-    return gnuradio::make_block_sptr<stream_to_vector_impl>(itemsize, nitems_per_block);
+    return gnuradio::make_block_sptr<stream_to_vector_impl>(
+        itemsize, nitems_per_block, device);
 }
 
-stream_to_vector_impl::stream_to_vector_impl(size_t itemsize, size_t nitems_per_block)
+stream_to_vector_impl::stream_to_vector_impl(size_t itemsize,
+                                             size_t nitems_per_block,
+                                             int device)
     : gr::sync_decimator(
           "stream_to_vector",
           gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
           gr::io_signature::make(1, 1, itemsize * nitems_per_block, cuda_buffer::type),
           nitems_per_block),
+      cuda_sync_block<stream_to_vector>(device),
       d_output_itemsize(itemsize * nitems_per_block)
 {
 }

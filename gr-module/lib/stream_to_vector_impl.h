@@ -15,7 +15,7 @@ namespace cuda {
 class stream_to_vector_impl : public cuda_sync_block<stream_to_vector>
 {
 public:
-    stream_to_vector_impl(size_t itemsize, size_t nitems_per_block);
+    stream_to_vector_impl(size_t itemsize, size_t nitems_per_block, int device);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

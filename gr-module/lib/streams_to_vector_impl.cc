@@ -12,19 +12,24 @@
 namespace gr {
 namespace cuda {
 
-streams_to_vector::sptr streams_to_vector::make(size_t itemsize, size_t num_streams)
+streams_to_vector::sptr
+streams_to_vector::make(size_t itemsize, size_t num_streams, int device)
 {
     arguments::require_item_size("cuda.streams_to_vector", "itemsize", itemsize);
     arguments::require_ports_in_item(
         "cuda.streams_to_vector", "num_streams", num_streams, itemsize);
-    return gnuradio::make_block_sptr<streams_to_vector_impl>(itemsize, num_streams);
+    return gnuradio::make_block_sptr<streams_to_vector_impl>(
+        itemsize, num_streams, device);
 }
 
-streams_to_vector_impl::streams_to_vector_impl(size_t itemsize, size_t num_streams)
+streams_to_vector_impl::streams_to_vector_impl(size_t itemsize,
+                                               size_t num_streams,
+                                               int device)
     : gr::sync_block(
           "streams_to_vector",
           gr::io_signature::make(num_streams, num_streams, itemsize, cuda_buffer::type),
           gr::io_signature::make(1, 1, itemsize * num_streams, cuda_buffer::type)),
+      cuda_sync_block<streams_to_vector>(device),
       d_itemsize(itemsize)
 {
 }

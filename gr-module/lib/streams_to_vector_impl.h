@@ -15,7 +15,7 @@ namespace cuda {
 class streams_to_vector_impl : public cuda_sync_block<streams_to_vector>
 {
 public:
-    streams_to_vector_impl(size_t itemsize, size_t num_streams);
+    streams_to_vector_impl(size_t itemsize, size_t num_streams, int device);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

@@ -13,18 +13,19 @@
 namespace gr {
 namespace cuda {
 
-tee::sptr tee::make(size_t itemsize, bool gpu)
+tee::sptr tee::make(size_t itemsize, bool gpu, int device)
 {
     arguments::require_item_size("cuda.tee", "itemsize", itemsize);
-    return gnuradio::make_block_sptr<tee_impl>(itemsize, gpu);
+    return gnuradio::make_block_sptr<tee_impl>(itemsize, gpu, device);
 }
 
-tee_impl::tee_impl(size_t itemsize, bool gpu)
+tee_impl::tee_impl(size_t itemsize, bool gpu, int device)
     : gr::sync_block("tee",
                      gpu ? gr::io_signature::make(1, 1, itemsize, cuda_buffer::type)
                          : gr::io_signature::make(1, 1, itemsize),
                      gpu ? gr::io_signature::make(2, 2, itemsize, cuda_buffer::type)
                          : gr::io_signature::make(2, 2, itemsize)),
+      cuda_sync_block<tee>(device),
       d_itemsize(itemsize),
       d_gpu(gpu)
 {

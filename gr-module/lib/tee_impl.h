@@ -15,7 +15,7 @@ namespace cuda {
 class tee_impl : public cuda_sync_block<tee>
 {
 public:
-    tee_impl(size_t itemsize, bool gpu);
+    tee_impl(size_t itemsize, bool gpu, int device);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

@@ -14,17 +14,18 @@
 namespace gr {
 namespace cuda {
 
-throttle::sptr throttle::make(size_t itemsize, double sample_rate)
+throttle::sptr throttle::make(size_t itemsize, double sample_rate, int device)
 {
     arguments::require_item_size("cuda.throttle", "itemsize", itemsize);
     arguments::require_positive("cuda.throttle", "sample_rate", sample_rate);
-    return gnuradio::make_block_sptr<throttle_impl>(itemsize, sample_rate);
+    return gnuradio::make_block_sptr<throttle_impl>(itemsize, sample_rate, device);
 }
 
-throttle_impl::throttle_impl(size_t itemsize, double sample_rate)
+throttle_impl::throttle_impl(size_t itemsize, double sample_rate, int device)
     : gr::sync_block("throttle",
                      gr::io_signature::make(1, 1, itemsize, cuda_buffer::type),
                      gr::io_signature::make(1, 1, itemsize, cuda_buffer::type)),
+      cuda_sync_block<throttle>(device),
       d_itemsize(itemsize),
       d_rate(sample_rate),
       d_start(std::chrono::steady_clock::now())

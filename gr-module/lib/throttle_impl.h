@@ -16,7 +16,7 @@ namespace cuda {
 class throttle_impl : public cuda_sync_block<throttle>
 {
 public:
-    throttle_impl(size_t itemsize, double sample_rate);
+    throttle_impl(size_t itemsize, double sample_rate, int device);
 
     double sample_rate() const override;
     void set_sample_rate(double rate) override;

@@ -15,7 +15,7 @@ namespace cuda {
 class vector_to_streams_impl : public cuda_sync_block<vector_to_streams>
 {
 public:
-    vector_to_streams_impl(size_t itemsize, size_t num_streams);
+    vector_to_streams_impl(size_t itemsize, size_t num_streams, int device);
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

@@ -17,7 +17,7 @@ import functools
 
 import numpy
 
-from .cuda_python import device_ordinal, simulated
+from .cuda_python import default_device, device_ordinal, simulated
 
 
 @functools.cache
@@ -37,13 +37,9 @@ def array_module():
     return cupy
 
 
-@functools.cache
-def _device_ordinal():
-    return device_ordinal()  # fixed for the process; asked once, not on every work() call
-
-
-def device_array(address, dtype, nitems):
-    """The array of \\p nitems items of \\p dtype at \\p address in the blocks' memory.
+def device_array(address, dtype, nitems, device=default_device):
+    """The array of \\p nitems items of \\p dtype at \\p address in the memory of \\p device
+    (a CUDA ordinal, or default_device).
 
     A dtype with a shape (a vector item, such as numpy.dtype((numpy.float32, 4))) gives an
     array of shape (nitems, 4). The array does not own the memory: it is valid for the
@@ -58,7 +54,7 @@ def device_array(address, dtype, nitems):
     if xp is numpy:
         memory = (ctypes.c_char * nbytes).from_address(address)
         return numpy.frombuffer(memory, dtype.base).reshape(shape)
-    memory = xp.cuda.UnownedMemory(address, nbytes, owner=None, device_id=_device_ordinal())
+    memory = xp.cuda.UnownedMemory(address, nbytes, owner=None, device_id=device_ordinal(device))
     return xp.ndarray(shape, dtype.base, xp.cuda.MemoryPointer(memory, 0))
 
 
@@ -70,12 +66,14 @@ class array_cache:
     and building a CuPy array costs microseconds where the lookup costs a fraction of one.
     An array is only an address, a length and a dtype (it owns nothing), so a kept one
     equals a new one for the same key, whatever buffer holds that memory by then. At most
-    \\p size arrays are kept; a new one replaces the oldest.
+    \\p size arrays are kept; a new one replaces the oldest. \\p device: the CUDA ordinal of the
+    memory's device.
     """
 
-    def __init__(self, dtype, size=256):
+    def __init__(self, dtype, size=256, device=default_device):
         self.dtype = numpy.dtype(dtype)
         self._size = size
+        self._device = device_ordinal(device)
         self._arrays = {}
 
     def __call__(self, address, nitems):
@@ -85,7 +83,7 @@ class array_cache:
         if array is None:
             if len(self._arrays) >= self._size:
                 del self._arrays[next(iter(self._arrays))]
-            array = self._arrays[key] = device_array(address, self.dtype, nitems)
+            array = self._arrays[key] = device_array(address, self.dtype, nitems, self._device)
         return array
 
 

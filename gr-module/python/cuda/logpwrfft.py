@@ -21,17 +21,19 @@ def _window_taps(win, fft_size):
     return list(win(fft_size)) if fft_size >= 1 else []
 
 
-def logpwrfft_c(sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, win=None, shift=False):
+def logpwrfft_c(sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, win=None, shift=False, device=-1):
     """Log power spectrum of a complex stream: vectors of fft_size floats in dB, as
-    fft.logpwrfft_c, on the GPU."""
+    fft.logpwrfft_c, on the GPU. device: the GPU the block runs on (a CUDA ordinal), or -1
+    for the default device."""
     return cuda_python.logpwrfft_c(
-        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, _window_taps(win, fft_size), shift
+        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, _window_taps(win, fft_size), shift, device
     )
 
 
-def logpwrfft_f(sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, win=None, shift=False):
+def logpwrfft_f(sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, win=None, shift=False, device=-1):
     """Log power spectrum of a float stream, as fft.logpwrfft_f, on the GPU. With shift,
-    DC is in the middle, as GNU Radio releases from 3.10.6 shift real input (3.10.5 does not)."""
+    DC is in the middle, as GNU Radio releases from 3.10.6 shift real input (3.10.5 does not).
+    device: the GPU the block runs on (a CUDA ordinal), or -1 for the default device."""
     return cuda_python.logpwrfft_f(
-        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, _window_taps(win, fft_size), shift
+        sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, _window_taps(win, fft_size), shift, device
     )

@@ -42,6 +42,12 @@ Who does what, per work() call (the block's GNU Radio thread):
    logger and ends the block (WORK_DONE), which ends the flowgraph instead of leaving it
    hanging; the exception stays in the block's `error` attribute.
 
+Each block runs on one device, its constructor's `device` argument (a CUDA ordinal, or
+default_device: [cuda] device / $GRCUDA_DEVICE): its stream, its output buffers and the
+arrays over them are there, and the device is CuPy's current device in its work() calls (set
+once on the block's thread). Arrays a block allocates outside work() (in __init__) go to
+its device inside `with self.on_device():`.
+
 start() registers the stream with the port buffers (again on every start, since GNU Radio
 may give a restarted flowgraph new buffers), also when a subclass overrides start()
 without calling this class's; stop() waits for the stream and lets go of the port buffers.
@@ -57,7 +63,13 @@ import numpy
 from gnuradio import gr
 
 from .arrays import array_cache, array_module
-from .cuda_python import cuda_buffer_type, hold_python_thread_state, python_gateway, release_python_thread_state
+from .cuda_python import (
+    cuda_buffer_type,
+    default_device,
+    hold_python_thread_state,
+    python_gateway,
+    release_python_thread_state,
+)
 from .lifetime import kept_alive
 
 _WORK_DONE = int(gr.WORK_DONE)
@@ -135,8 +147,9 @@ class gpu_block(kept_alive):
             if method is not None and not getattr(method, "_gpu_wrapped", False):
                 setattr(cls, name, _after_user_method(name, finish)(method))
 
-    def __init__(self, name, in_sig, out_sig, fixed_rate, decim=1, interp=1):
-        """What gr.gateway.gateway_block.__init__ does, with this module's gateway."""
+    def __init__(self, name, in_sig, out_sig, fixed_rate, decim=1, interp=1, device=default_device):
+        """What gr.gateway.gateway_block.__init__ does, with this module's gateway, on
+        \\p device."""
         # Before the gateway exists: its __getattr__ would otherwise be asked for these.
         self.xp = array_module()
         self.error = None
@@ -149,6 +162,7 @@ class gpu_block(kept_alive):
         self._input_arrays = []  # per input: its array_cache, made at start()
         self._output_arrays = []
         self._thread_state_holder = None  # the thread that holds its Python thread state
+        self._device_thread = None  # the thread whose current device is the block's
         self._in_sig, self._out_sig = _signature(in_sig), _signature(out_sig)
         self._decim, self._interp = decim, interp
         self.gateway = python_gateway(
@@ -160,12 +174,14 @@ class gpu_block(kept_alive):
             decim=decim,
             interp=interp,
             python_forecast=type(self).forecast not in _GNU_RADIO_FORECASTS,
+            device=device,
         )
         self.msg_handlers = {}
         self._context = self.gateway.context()
+        self._device = self._context.device_ordinal()
         self._stream = None
         if self.xp is not numpy:
-            self._stream = self.xp.cuda.ExternalStream(self._context.stream_handle())
+            self._stream = self.xp.cuda.ExternalStream(self._context.stream_handle(), device_id=self._device)
         self._stream_context = self._stream if self._stream is not None else contextlib.nullcontext()
 
     def in_sig(self):
@@ -173,6 +189,25 @@ class gpu_block(kept_alive):
 
     def out_sig(self):
         return self._out_sig
+
+    @property
+    def device(self):
+        """The CUDA ordinal of the device the block runs on."""
+        return self._device
+
+    def on_device(self):
+        """A context manager making the block's device CuPy's current device, for arrays
+        the block allocates outside work(); does nothing on the simulated backend."""
+        if self.xp is numpy:
+            return contextlib.nullcontext()
+        return self.xp.cuda.Device(self._device)
+
+    def _use_device_on_this_thread(self):
+        """Makes the block's device current on the calling thread (GNU Radio's thread for
+        the block), once: CuPy allocates on the current device."""
+        if self.xp is not numpy:
+            self.xp.cuda.runtime.setDevice(self._device)
+        self._device_thread = threading.get_ident()
 
     @property
     def stream(self):
@@ -199,8 +234,8 @@ class gpu_block(kept_alive):
         # New array caches: a restarted flowgraph may have new buffers, or ports connected
         # differently.
         detail = self.gateway.detail()
-        self._input_arrays = [array_cache(t) for t in self._in_sig.port_types(detail.ninputs())]
-        self._output_arrays = [array_cache(t) for t in self._out_sig.port_types(detail.noutputs())]
+        self._input_arrays = [array_cache(t, device=self._device) for t in self._in_sig.port_types(detail.ninputs())]
+        self._output_arrays = [array_cache(t, device=self._device) for t in self._out_sig.port_types(detail.noutputs())]
         if self._thread_state_holder is None:
             hold_python_thread_state()
             self._thread_state_holder = threading.get_ident()
@@ -292,6 +327,8 @@ class gpu_block(kept_alive):
         if self.error is not None:
             return _WORK_DONE
         try:
+            if self._device_thread != threading.get_ident():
+                self._use_device_on_this_thread()
             inputs = [arrays(address, ninput_items) for arrays, address in zip(self._input_arrays, input_addresses)]
             outputs = [arrays(address, noutput_items) for arrays, address in zip(self._output_arrays, output_addresses)]
             with self._stream_context:
@@ -318,6 +355,8 @@ class gpu_block(kept_alive):
         self.gateway.logger.error(f"{where} raised; ending the flowgraph:\n{traceback.format_exc()}")
 
     def _run_general_work(self, noutput_items, ninput_items, input_addresses, output_addresses):
+        if self._device_thread != threading.get_ident():
+            self._use_device_on_this_thread()
         inputs = [
             arrays(address, nitems)
             for arrays, address, nitems in zip(self._input_arrays, input_addresses, ninput_items)
@@ -374,15 +413,15 @@ class gpu_block(kept_alive):
 class sync_block(gpu_block, gr.sync_block):
     """gr.sync_block on the GPU: `work(input_items, output_items)` gets device arrays."""
 
-    def __init__(self, name, in_sig, out_sig):
-        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True)
+    def __init__(self, name, in_sig, out_sig, device=default_device):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True, device=device)
 
 
 class decim_block(gpu_block, gr.decim_block):
     """gr.decim_block on the GPU: `work()` gets len(output) * decim input items."""
 
-    def __init__(self, name, in_sig, out_sig, decim):
-        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True, decim=decim)
+    def __init__(self, name, in_sig, out_sig, decim, device=default_device):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True, decim=decim, device=device)
         # As gr.decim_block.
         self.gateway.set_relative_rate(1, decim)
         self.gateway.set_output_multiple(1)
@@ -391,8 +430,8 @@ class decim_block(gpu_block, gr.decim_block):
 class interp_block(gpu_block, gr.interp_block):
     """gr.interp_block on the GPU: `work()` gets len(output) / interp input items."""
 
-    def __init__(self, name, in_sig, out_sig, interp):
-        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True, interp=interp)
+    def __init__(self, name, in_sig, out_sig, interp, device=default_device):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=True, interp=interp, device=device)
         # As gr.interp_block.
         self.gateway.set_relative_rate(interp, 1)
         self.gateway.set_output_multiple(interp)
@@ -402,5 +441,5 @@ class basic_block(gpu_block, gr.basic_block):
     """gr.basic_block on the GPU: `general_work()` gets device arrays and calls
     consume()/produce() as usual (applied after it returns; see the module)."""
 
-    def __init__(self, name, in_sig, out_sig):
-        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=False)
+    def __init__(self, name, in_sig, out_sig, device=default_device):
+        gpu_block.__init__(self, name, in_sig, out_sig, fixed_rate=False, device=device)

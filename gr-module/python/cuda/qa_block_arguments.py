@@ -404,7 +404,8 @@ def dsp_elementwise_bad_arguments():
         ),
         refused("cuda.rotator_cc", "phase_inc", "must be finite, got inf", lambda: cuda.rotator_cc(INF)),
         refused("cuda.rotator_cc", "phase_inc", "must be finite", lambda: cuda.rotator_cc(0.1).set_phase_inc(NAN)),
-        refused("cuda.conjugate_cc", "", "", lambda: cuda.conjugate_cc(1), TypeError),
+        # It takes no argument but the device.
+        refused("cuda.conjugate_cc", "", "", lambda: cuda.conjugate_cc(1, 2), TypeError),
     ]
     for suffix, scale in (("ff", 1.0), ("cc", 1 + 0j)):
         make = getattr(cuda, "moving_average_" + suffix)

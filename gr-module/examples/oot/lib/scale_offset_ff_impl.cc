@@ -31,17 +31,16 @@ scale_offset_ff_impl::scale_offset_ff_impl(float scale, float offset)
 {
     const size_t bytes = d_chunk_items * sizeof(float);
     grcuda_memory* memory = nullptr;
-    check(grcuda_memory_new(gr::cuda::device(), GRCUDA_MEMORY_DEVICE, bytes, &memory),
+    check(grcuda_memory_new(this->device(), GRCUDA_MEMORY_DEVICE, bytes, &memory),
           "cudaexample.scale_offset_ff: device memory");
     d_ones.reset(memory);
-    check(grcuda_memory_new(gr::cuda::device(), GRCUDA_MEMORY_DEVICE, bytes, &memory),
+    check(grcuda_memory_new(this->device(), GRCUDA_MEMORY_DEVICE, bytes, &memory),
           "cudaexample.scale_offset_ff: device memory");
     d_offsets.reset(memory);
 
     // The ones, once: written in pinned host memory, copied on this block's stream.
-    check(
-        grcuda_memory_new(gr::cuda::device(), GRCUDA_MEMORY_PINNED_HOST, bytes, &memory),
-        "cudaexample.scale_offset_ff: pinned memory");
+    check(grcuda_memory_new(this->device(), GRCUDA_MEMORY_PINNED_HOST, bytes, &memory),
+          "cudaexample.scale_offset_ff: pinned memory");
     const memory_ptr staging(memory);
     std::fill_n(
         static_cast<float*>(grcuda_memory_address(staging.get())), d_chunk_items, 1.0f);

@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_ADD_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 #include <cstdint>
@@ -25,7 +26,8 @@ class CUDA_API add : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<add<T>> sptr;
-    static sptr make(size_t num_inputs, size_t vlen = 1);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t num_inputs, size_t vlen = 1, int device = default_device);
 };
 
 typedef add<std::int16_t> add_ss;

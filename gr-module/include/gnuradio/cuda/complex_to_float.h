@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_COMPLEX_TO_FLOAT_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 
@@ -21,7 +22,8 @@ class CUDA_API complex_to_float : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<complex_to_float> sptr;
-    static sptr make(size_t vlen = 1);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t vlen = 1, int device = default_device);
 };
 
 } // namespace cuda

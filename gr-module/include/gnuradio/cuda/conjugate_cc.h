@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_CONJUGATE_CC_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 
@@ -21,7 +22,8 @@ class CUDA_API conjugate_cc : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<conjugate_cc> sptr;
-    static sptr make();
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(int device = default_device);
 };
 
 } // namespace cuda

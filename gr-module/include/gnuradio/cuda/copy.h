@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_COPY_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -26,8 +27,9 @@ public:
 
     /*!
      * \param itemsize bytes per item
+     * \param device the GPU the block runs on (a CUDA ordinal), or default_device
      */
-    static sptr make(size_t itemsize);
+    static sptr make(size_t itemsize, int device = default_device);
 };
 
 } // namespace cuda

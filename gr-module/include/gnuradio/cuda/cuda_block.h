@@ -10,6 +10,7 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/cuda/api.h>
 #include <gnuradio/cuda/cuda_block_helper.h> // gr::cuda_block, the reference's mixin
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 #include <grcuda.h>
 #include <cstdint>
@@ -28,11 +29,16 @@ namespace cuda {
  * writer upstream waits for it before overwriting them. The rules live in libgrcuda; this
  * class only finds the buffers and read indices GNU Radio holds. Used by one thread at a
  * time: the control thread in start() and stop(), the block's thread in between.
+ *
+ * The stream is on one device, chosen at construction and kept for the block's life:
+ * everything the block allocates goes there (device()).
  */
 class CUDA_API block_context
 {
 public:
-    block_context();
+    //! On device(\p device); throws std::invalid_argument for an ordinal the process's
+    //! backend does not have.
+    explicit block_context(int device = default_device);
     ~block_context();
     block_context(const block_context&) = delete;
     block_context& operator=(const block_context&) = delete;
@@ -40,10 +46,17 @@ public:
     //! The block's CUstream (a cudaStream_t) as an integer; 0 on the simulated backend.
     uint64_t stream_handle() const;
     const grcuda_stream* stream() const;
+    //! The device of the stream, for the block's own device memory, kernels and plans.
+    const grcuda_device* device() const { return d_device; }
+    //! Its CUDA ordinal (for CuPy), never default_device.
+    int device_ordinal() const { return d_device_ordinal; }
 
     //! Registers with the buffers of \p self's ports (from start(), again at every
-    //! start).
-    void attach(gr::block& self);
+    //! start). When libgrcuda refuses them (a reader on a device without peer access to
+    //! the buffer's), logs why through \p self's logger and marks \p self done, which
+    //! ends the flowgraph, and returns false: GNU Radio 3.10 calls start() in the block's
+    //! thread, where an exception would leave every other block waiting forever.
+    bool attach(gr::block& self);
     //! Input \p port (of the block attach() was given): all work reading \p nitems items
     //! from its read index is enqueued, and the block will consume them.
     void report_consumed(int port, int nitems);
@@ -56,6 +69,8 @@ public:
     void detach();
 
 private:
+    int d_device_ordinal;
+    const grcuda_device* d_device;
     grcuda_block* d_block = nullptr;
     //! GNU Radio's readers of the block's input ports, from attach(), for their read
     //! indices. Not owned: holding them would keep the block's readers on buffers that
@@ -67,21 +82,35 @@ private:
 };
 
 /*!
+ * \brief What every GPU block of the module is to the buffers GNU Radio makes for it: a
+ * block on one device, where cuda_buffer puts the rings the block owns (its outputs, and
+ * its inputs from CPU writers).
+ */
+class CUDA_API gpu_block
+{
+public:
+    virtual ~gpu_block() = default;
+    //! The CUDA ordinal of the device the block runs on.
+    virtual int device_ordinal() const = 0;
+};
+
+/*!
  * \brief Base of GPU blocks that implement general_work() themselves.
  *
  * \p Interface is the block's public interface class (deriving from gr::block or a
  * subclass). Before each consume()/consume_each(), call report_consumed(); enqueue all
- * work on stream().
+ * work on stream(). The block runs on the device its constructor passes (every GPU
+ * block's `device` argument: an ordinal, or default_device).
  */
 template <class Interface>
-class cuda_block : public Interface
+class cuda_block : public Interface, public gpu_block
 {
 public:
-    bool start() override
-    {
-        d_context.attach(*this);
-        return Interface::start();
-    }
+    explicit cuda_block(int device = default_device) : d_context(device) {}
+
+    int device_ordinal() const override { return d_context.device_ordinal(); }
+
+    bool start() override { return d_context.attach(*this) && Interface::start(); }
 
     bool stop() override
     {
@@ -95,6 +124,8 @@ protected:
     //! The same stream as a CUstream (a cudaStream_t) for CUDA kernels, cuFFT or CuPy; 0
     //! on the simulated backend.
     uint64_t stream_handle() const { return d_context.stream_handle(); }
+    //! The block's device, for its own device memory (grcuda_memory_new(device(), ...)).
+    const grcuda_device* device() const { return d_context.device(); }
     void report_consumed(int port, int nitems)
     {
         d_context.report_consumed(port, nitems);
@@ -123,6 +154,10 @@ template <class Interface>
 class cuda_sync_block : public cuda_block<Interface>
 {
 public:
+    explicit cuda_sync_block(int device = default_device) : cuda_block<Interface>(device)
+    {
+    }
+
     int
     general_work(int noutput_items,
                  gr_vector_int& /* ninput_items: a sync block reads what it produces */,

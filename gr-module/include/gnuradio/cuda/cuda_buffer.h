@@ -9,6 +9,7 @@
 #include <gnuradio/buffer_single_mapped.h>
 #include <gnuradio/buffer_type.h>
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <grcuda.h>
 #include <atomic>
 #include <map>
@@ -107,6 +108,9 @@ private:
     //! Calls of a writer the user capped that a ring holds at least.
     static constexpr size_t calls_in_ring = 8;
 
+    //! The device of the ring: that of the GPU block owning the buffer (its writer, or
+    //! the GPU reader of a CPU writer), else the default device.
+    int d_device_ordinal = default_device;
     grcuda_buffer* d_handle = nullptr;
     //! calls_in_ring calls of the writer's cap when the user set one, else 0.
     size_t d_capped_calls_items = 0;

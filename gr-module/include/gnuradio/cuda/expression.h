@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_EXPRESSION_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 #include <map>
@@ -37,10 +38,12 @@ class CUDA_API expression : virtual public gr::sync_block
 public:
     typedef std::shared_ptr<expression<IN_T, OUT_T>> sptr;
 
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
     static sptr make(const std::string& expression,
                      size_t ninputs = 1,
                      size_t vlen = 1,
-                     const std::map<std::string, float>& parameters = {});
+                     const std::map<std::string, float>& parameters = {},
+                     int device = default_device);
 
     //! The expression's text.
     virtual std::string text() const = 0;

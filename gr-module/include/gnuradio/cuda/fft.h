@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_FFT_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 #include <vector>
 
@@ -26,11 +27,13 @@ class CUDA_API fft : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<fft> sptr;
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
     static sptr make(size_t fft_size,
                      bool forward = true,
                      const std::vector<float>& window = {},
                      bool shift = false,
-                     bool real_input = false);
+                     bool real_input = false,
+                     int device = default_device);
 };
 
 } // namespace cuda

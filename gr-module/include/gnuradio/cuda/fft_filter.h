@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_FFT_FILTER_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_decimator.h>
 #include <vector>
@@ -30,7 +31,11 @@ class CUDA_API fft_filter : virtual public gr::sync_decimator
 public:
     typedef std::shared_ptr<fft_filter<IN_T, OUT_T, TAP_T>> sptr;
 
-    static sptr make(int decimation, const std::vector<TAP_T>& taps, int nthreads = 1);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(int decimation,
+                     const std::vector<TAP_T>& taps,
+                     int nthreads = 1,
+                     int device = default_device);
 
     virtual void set_taps(const std::vector<TAP_T>& taps) = 0;
     virtual std::vector<TAP_T> taps() const = 0;

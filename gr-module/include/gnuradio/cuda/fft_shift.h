@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_FFT_SHIFT_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -20,7 +21,8 @@ class CUDA_API fft_shift : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<fft_shift> sptr;
-    static sptr make(size_t fft_size);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t fft_size, int device = default_device);
 };
 
 } // namespace cuda

@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_FIR_FILTER_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_decimator.h>
 #include <vector>
@@ -31,7 +32,9 @@ class CUDA_API fir_filter : virtual public gr::sync_decimator
 public:
     typedef std::shared_ptr<fir_filter<IN_T, OUT_T, TAP_T>> sptr;
 
-    static sptr make(int decimation, const std::vector<TAP_T>& taps);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr
+    make(int decimation, const std::vector<TAP_T>& taps, int device = default_device);
 
     virtual void set_taps(const std::vector<TAP_T>& taps) = 0;
     virtual std::vector<TAP_T> taps() const = 0;

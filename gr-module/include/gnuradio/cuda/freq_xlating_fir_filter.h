@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_FREQ_XLATING_FIR_FILTER_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_decimator.h>
 #include <vector>
@@ -33,10 +34,12 @@ class CUDA_API freq_xlating_fir_filter : virtual public gr::sync_decimator
 public:
     typedef std::shared_ptr<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>> sptr;
 
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
     static sptr make(int decimation,
                      const std::vector<TAP_T>& taps,
                      double center_freq,
-                     double sampling_freq);
+                     double sampling_freq,
+                     int device = default_device);
 
     virtual void set_center_freq(double center_freq) = 0;
     virtual double center_freq() const = 0;

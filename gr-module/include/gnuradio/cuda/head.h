@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_HEAD_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 #include <cstdint>
 
@@ -21,7 +22,9 @@ class CUDA_API head : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<head> sptr;
-    static sptr make(size_t sizeof_stream_item, uint64_t nitems);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr
+    make(size_t sizeof_stream_item, uint64_t nitems, int device = default_device);
 
     //! Passes nitems items again.
     virtual void reset() = 0;

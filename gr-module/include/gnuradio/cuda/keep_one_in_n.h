@@ -8,6 +8,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 
 namespace gr {
@@ -24,7 +25,8 @@ class CUDA_API keep_one_in_n : virtual public gr::block
 {
 public:
     typedef std::shared_ptr<keep_one_in_n> sptr;
-    static sptr make(size_t itemsize, int n);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t itemsize, int n, int device = default_device);
 
     virtual void set_n(int n) = 0;
 };

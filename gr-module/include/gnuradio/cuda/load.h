@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_LOAD_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -31,8 +32,12 @@ public:
      * \param iterations times each byte is copied (at least 1)
      * \param itemsize bytes per item
      * \param use_cb ports in cuda_buffers (true) or host buffers with explicit copies
+     * \param device the GPU the block runs on (a CUDA ordinal), or default_device
      */
-    static sptr make(size_t iterations, size_t itemsize, bool use_cb = true);
+    static sptr make(size_t iterations,
+                     size_t itemsize,
+                     bool use_cb = true,
+                     int device = default_device);
 };
 
 } // namespace cuda

@@ -8,6 +8,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <vector>
 
@@ -39,6 +40,7 @@ class CUDA_API logpwrfft : virtual public gr::block
 public:
     typedef std::shared_ptr<logpwrfft<T>> sptr;
 
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
     static sptr make(double sample_rate,
                      int fft_size,
                      double ref_scale,
@@ -46,7 +48,8 @@ public:
                      double avg_alpha,
                      bool average,
                      const std::vector<float>& window = {},
-                     bool shift = false);
+                     bool shift = false,
+                     int device = default_device);
 
     virtual void set_sample_rate(double sample_rate) = 0;
     virtual void set_vec_rate(double vec_rate) = 0;

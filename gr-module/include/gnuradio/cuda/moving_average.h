@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_MOVING_AVERAGE_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 
@@ -26,7 +27,12 @@ class CUDA_API moving_average : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<moving_average<T>> sptr;
-    static sptr make(int length, T scale, int max_iter = 4096, unsigned int vlen = 1);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(int length,
+                     T scale,
+                     int max_iter = 4096,
+                     unsigned int vlen = 1,
+                     int device = default_device);
 
     virtual int length() const = 0;
     virtual T scale() const = 0;

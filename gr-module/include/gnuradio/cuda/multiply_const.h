@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_MULTIPLY_CONST_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 #include <cstdint>
@@ -26,7 +27,8 @@ class CUDA_API multiply_const : virtual public gr::sync_block
 public:
     typedef std::shared_ptr<multiply_const<T>> sptr;
 
-    static sptr make(T k, size_t vlen = 1);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(T k, size_t vlen = 1, int device = default_device);
 
     virtual T k() const = 0;
     virtual void set_k(T k) = 0;

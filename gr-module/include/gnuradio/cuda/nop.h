@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_NOP_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -21,7 +22,8 @@ class CUDA_API nop : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<nop> sptr;
-    static sptr make(size_t sizeof_stream_item);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t sizeof_stream_item, int device = default_device);
 };
 
 } // namespace cuda

@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_NULL_SOURCE_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -19,13 +20,16 @@ namespace cuda {
  * \param sizeof_stream_item bytes per item
  * \param num_outputs number of output ports
  * \param memset zero the items (false skips the memory traffic, for benchmarks)
+ * \param device the GPU the block runs on (a CUDA ordinal), or default_device
  */
 class CUDA_API null_source : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<null_source> sptr;
-    static sptr
-    make(size_t sizeof_stream_item, size_t num_outputs = 1, bool memset = true);
+    static sptr make(size_t sizeof_stream_item,
+                     size_t num_outputs = 1,
+                     bool memset = true,
+                     int device = default_device);
 };
 
 } // namespace cuda

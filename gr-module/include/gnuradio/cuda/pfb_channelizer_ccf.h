@@ -8,6 +8,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <vector>
 
 namespace gr {
@@ -28,8 +29,11 @@ class CUDA_API pfb_channelizer_ccf : virtual public gr::block
 public:
     typedef std::shared_ptr<pfb_channelizer_ccf> sptr;
 
-    static sptr
-    make(unsigned numchans, const std::vector<float>& taps, float oversample_rate = 1.0);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(unsigned numchans,
+                     const std::vector<float>& taps,
+                     float oversample_rate = 1.0,
+                     int device = default_device);
 
     //! Replaces the prototype filter from the next work() call on.
     virtual void set_taps(const std::vector<float>& taps) = 0;

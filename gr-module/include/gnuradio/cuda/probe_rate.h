@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_PROBE_RATE_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 #include <string>
 
@@ -22,10 +23,12 @@ class CUDA_API probe_rate : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<probe_rate> sptr;
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
     static sptr make(size_t itemsize,
                      double update_rate_ms = 500.0,
                      double alpha = 0.0001,
-                     const std::string& name = "");
+                     const std::string& name = "",
+                     int device = default_device);
 
     //! The averaged rate in items per second.
     virtual double rate() const = 0;

@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_QUADRATURE_DEMOD_CF_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 
@@ -22,7 +23,8 @@ class CUDA_API quadrature_demod_cf : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<quadrature_demod_cf> sptr;
-    static sptr make(float gain);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(float gain, int device = default_device);
 
     virtual void set_gain(float gain) = 0;
     virtual float gain() const = 0;

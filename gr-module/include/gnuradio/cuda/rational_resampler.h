@@ -8,6 +8,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <vector>
 
@@ -29,10 +30,12 @@ class CUDA_API rational_resampler : virtual public gr::block
 public:
     typedef std::shared_ptr<rational_resampler<SAMPLE_T, TAP_T>> sptr;
 
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
     static sptr make(unsigned interpolation,
                      unsigned decimation,
                      const std::vector<TAP_T>& taps = std::vector<TAP_T>(),
-                     float fractional_bw = 0.0);
+                     float fractional_bw = 0.0,
+                     int device = default_device);
 
     virtual unsigned interpolation() const = 0;
     virtual unsigned decimation() const = 0;

@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_ROTATOR_CC_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 
@@ -28,7 +29,10 @@ class CUDA_API rotator_cc : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<rotator_cc> sptr;
-    static sptr make(double phase_inc = 0.0, bool tag_inc_updates = false);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(double phase_inc = 0.0,
+                     bool tag_inc_updates = false,
+                     int device = default_device);
 
     virtual void set_phase_inc(double phase_inc) = 0;
 };

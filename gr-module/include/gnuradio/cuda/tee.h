@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_TEE_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -25,7 +26,8 @@ class CUDA_API tee : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<tee> sptr;
-    static sptr make(size_t itemsize, bool gpu = true);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t itemsize, bool gpu = true, int device = default_device);
 };
 
 } // namespace cuda

@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_THROTTLE_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -20,7 +21,8 @@ class CUDA_API throttle : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<throttle> sptr;
-    static sptr make(size_t itemsize, double sample_rate);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t itemsize, double sample_rate, int device = default_device);
 
     virtual double sample_rate() const = 0;
     //! Sets the rate (finite, > 0) and restarts the clock.

@@ -7,6 +7,7 @@
 #define INCLUDED_CUDA_VECTOR_TO_STREAMS_H
 
 #include <gnuradio/cuda/api.h>
+#include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 
 namespace gr {
@@ -20,7 +21,8 @@ class CUDA_API vector_to_streams : virtual public gr::sync_block
 {
 public:
     typedef std::shared_ptr<vector_to_streams> sptr;
-    static sptr make(size_t itemsize, size_t num_streams);
+    //! \p device: the GPU the block runs on (a CUDA ordinal), or default_device.
+    static sptr make(size_t itemsize, size_t num_streams, int device = default_device);
 };
 
 } // namespace cuda

@@ -14,7 +14,10 @@ static void bind_add_for(py::module& m, const char* name)
     using block = gr::cuda::add<T>;
     py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
         m, name, "output = sum of the inputs, on the GPU.")
-        .def(py::init(&block::make), py::arg("num_inputs"), py::arg("vlen") = 1);
+        .def(py::init(&block::make),
+             py::arg("num_inputs"),
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device);
 }
 
 void bind_add(py::module& m)

@@ -41,16 +41,22 @@ void bind_block_context(py::module& m)
                               "A GPU block's CUDA stream and its registration with the "
                               "cuda_buffers on its ports: a Python GPU block's, from "
                               "python_gateway.context().")
+        .def("device_ordinal",
+             &block_context::device_ordinal,
+             "The CUDA ordinal of the stream's device (never default_device).")
         .def("stream_handle",
              &block_context::stream_handle,
              "The stream as an integer CUstream (cudaStream_t); 0 on the simulated "
              "backend.")
         .def(
             "attach",
-            [](block_context& self, const gr::block_sptr& block) { self.attach(*block); },
+            [](block_context& self, const gr::block_sptr& block) {
+                return self.attach(*block);
+            },
             py::arg("block"),
             "Registers the stream with the buffers of the block's ports (call from "
-            "start()).")
+            "start()). When they are refused, logs why, marks the block done (which ends "
+            "the flowgraph) and returns False.")
         .def("detach",
              &block_context::detach,
              py::call_guard<py::gil_scoped_release>(),

@@ -10,6 +10,7 @@
 #define INCLUDED_CUDA_CHANNELIZER_BINDING_H
 
 #include <gnuradio/block.h>
+#include <gnuradio/cuda/device.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <memory>
@@ -19,27 +20,31 @@ template <class Block>
 void bind_channelizer(pybind11::module& m, const char* name, const char* documentation)
 {
     namespace py = pybind11;
-    auto make =
-        [](unsigned numchans, py::object taps, float oversample_rate, double atten) {
-            std::vector<float> prototype;
-            if (!taps.is_none()) {
-                prototype = taps.cast<std::vector<float>>();
-            }
-            if (prototype.empty() && numchans > 0) {
-                py::object channelizer =
-                    py::module::import("gnuradio.filter.pfb").attr("channelizer_ccf");
-                prototype = channelizer.attr("create_taps")(numchans, atten)
-                                .template cast<std::vector<float>>();
-            }
-            return Block::make(numchans, prototype, oversample_rate);
-        };
+    auto make = [](unsigned numchans,
+                   py::object taps,
+                   float oversample_rate,
+                   double atten,
+                   int device) {
+        std::vector<float> prototype;
+        if (!taps.is_none()) {
+            prototype = taps.cast<std::vector<float>>();
+        }
+        if (prototype.empty() && numchans > 0) {
+            py::object channelizer =
+                py::module::import("gnuradio.filter.pfb").attr("channelizer_ccf");
+            prototype = channelizer.attr("create_taps")(numchans, atten)
+                            .template cast<std::vector<float>>();
+        }
+        return Block::make(numchans, prototype, oversample_rate, device);
+    };
     py::class_<Block, gr::block, gr::basic_block, std::shared_ptr<Block>>(
         m, name, documentation)
         .def(py::init(make),
              py::arg("numchans"),
              py::arg("taps") = py::none(),
              py::arg("oversample_rate") = 1.0,
-             py::arg("atten") = 100.0)
+             py::arg("atten") = 100.0,
+             py::arg("device") = gr::cuda::default_device)
         .def("set_taps", &Block::set_taps, py::arg("taps"))
         .def("taps", &Block::taps)
         .def("set_channel_map", &Block::set_channel_map, py::arg("newmap"))

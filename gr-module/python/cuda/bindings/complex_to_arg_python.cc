@@ -15,5 +15,7 @@ void bind_complex_to_arg(py::module& m)
         m,
         "complex_to_arg",
         "output = angle of the input (GNU Radio fast_atan2f), on the GPU.")
-        .def(py::init(&block::make), py::arg("vlen") = 1);
+        .def(py::init(&block::make),
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device);
 }

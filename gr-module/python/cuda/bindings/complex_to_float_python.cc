@@ -15,5 +15,7 @@ void bind_complex_to_float(py::module& m)
         m,
         "complex_to_float",
         "Real part to output 0, imaginary part to output 1 when connected, on the GPU.")
-        .def(py::init(&block::make), py::arg("vlen") = 1);
+        .def(py::init(&block::make),
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device);
 }

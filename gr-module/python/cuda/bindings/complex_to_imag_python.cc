@@ -13,5 +13,7 @@ void bind_complex_to_imag(py::module& m)
     using block = gr::cuda::complex_to_imag;
     py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
         m, "complex_to_imag", "output = imaginary part of the input, on the GPU.")
-        .def(py::init(&block::make), py::arg("vlen") = 1);
+        .def(py::init(&block::make),
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device);
 }

@@ -13,5 +13,5 @@ void bind_conjugate_cc(py::module& m)
     using block = gr::cuda::conjugate_cc;
     py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
         m, "conjugate_cc", "output = conj(input), on the GPU.")
-        .def(py::init(&block::make));
+        .def(py::init(&block::make), py::arg("device") = gr::cuda::default_device);
 }

@@ -13,5 +13,7 @@ void bind_copy(py::module& m)
     using copy = gr::cuda::copy;
     py::class_<copy, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<copy>>(
         m, "copy", "Copies items from input to output in GPU memory.")
-        .def(py::init(&copy::make), py::arg("itemsize"));
+        .def(py::init(&copy::make),
+             py::arg("itemsize"),
+             py::arg("device") = gr::cuda::default_device);
 }

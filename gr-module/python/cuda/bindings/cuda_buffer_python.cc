@@ -18,12 +18,20 @@ void bind_cuda_buffer(py::module& m)
     m.def("simulated",
           &gr::cuda::simulated,
           "Whether blocks run on the simulated backend (no GPU) rather than the GPU.");
+    m.attr("default_device") = gr::cuda::default_device;
+    m.def("device_count",
+          &gr::cuda::device_count,
+          "How many devices the blocks' backend has (GPUs, or simulated devices).");
     m.def("device_ordinal",
           &gr::cuda::device_ordinal,
-          "CUDA ordinal of the GPU the blocks use ($GRCUDA_DEVICE, default 0).");
+          py::arg("device") = gr::cuda::default_device,
+          "CUDA ordinal of a device: device itself, or for default_device (-1) the "
+          "default device's ([cuda] device / $GRCUDA_DEVICE, default 0). Raises "
+          "ValueError for a device the backend does not have.");
     m.def("free_device_memory",
           &gr::cuda::free_memory,
-          "Free memory of the device the blocks use, in bytes.");
+          py::arg("device") = gr::cuda::default_device,
+          "Free memory of a device (default: the default device), in bytes.");
     m.def("kernel_cache_directory",
           &gr::cuda::kernel_cache_directory,
           "Folder where the kernels compiled for the GPU are kept ($GRCUDA_KERNEL_CACHE, "

@@ -19,7 +19,8 @@ static void bind_expression_for(py::module& m, const char* name)
              py::arg("expression"),
              py::arg("ninputs") = 1,
              py::arg("vlen") = 1,
-             py::arg("parameters") = std::map<std::string, float>())
+             py::arg("parameters") = std::map<std::string, float>(),
+             py::arg("device") = gr::cuda::default_device)
         .def("text", &block::text)
         .def("parameter_names", &block::parameter_names)
         .def("parameter", &block::parameter, py::arg("name"))

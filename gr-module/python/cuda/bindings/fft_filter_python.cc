@@ -27,7 +27,8 @@ static void bind_fft_filter_for(py::module& m, const char* name)
         .def(py::init(&block::make),
              py::arg("decimation"),
              py::arg("taps"),
-             py::arg("nthreads") = 1)
+             py::arg("nthreads") = 1,
+             py::arg("device") = gr::cuda::default_device)
         .def("set_taps", &block::set_taps, py::arg("taps"))
         .def("taps", &block::taps)
         .def("set_nthreads", &block::set_nthreads, py::arg("n"))

@@ -19,5 +19,6 @@ void bind_fft(py::module& m)
              py::arg("forward") = true,
              py::arg("window") = std::vector<float>(),
              py::arg("shift") = false,
-             py::arg("real_input") = false);
+             py::arg("real_input") = false,
+             py::arg("device") = gr::cuda::default_device);
 }

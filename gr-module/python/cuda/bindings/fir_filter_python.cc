@@ -25,7 +25,10 @@ static void bind_fir_filter_for(py::module& m, const char* name)
         "Decimating FIR filter on the GPU (as filter.fir_filter_xxx): the direct form "
         "for "
         "short filters, overlap-save through cuFFT for long ones.")
-        .def(py::init(&block::make), py::arg("decimation"), py::arg("taps"))
+        .def(py::init(&block::make),
+             py::arg("decimation"),
+             py::arg("taps"),
+             py::arg("device") = gr::cuda::default_device)
         .def("set_taps", &block::set_taps, py::arg("taps"))
         .def("taps", &block::taps);
 }

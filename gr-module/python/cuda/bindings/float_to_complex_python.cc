@@ -15,5 +15,7 @@ void bind_float_to_complex(py::module& m)
         m,
         "float_to_complex",
         "output = input 0 + j input 1 (j 0 with one input), on the GPU.")
-        .def(py::init(&block::make), py::arg("vlen") = 1);
+        .def(py::init(&block::make),
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device);
 }

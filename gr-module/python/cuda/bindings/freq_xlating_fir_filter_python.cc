@@ -28,7 +28,8 @@ static void bind_freq_xlating_fir_filter_for(py::module& m, const char* name)
              py::arg("decimation"),
              py::arg("taps"),
              py::arg("center_freq"),
-             py::arg("sampling_freq"))
+             py::arg("sampling_freq"),
+             py::arg("device") = gr::cuda::default_device)
         .def("set_center_freq", &block::set_center_freq, py::arg("center_freq"))
         .def("center_freq", &block::center_freq)
         .def("set_taps", &block::set_taps, py::arg("taps"))

@@ -15,7 +15,10 @@ void bind_head(py::module& m)
         m,
         "head",
         "Passes the first nitems items in GPU memory, then ends the flowgraph.")
-        .def(py::init(&block::make), py::arg("sizeof_stream_item"), py::arg("nitems"))
+        .def(py::init(&block::make),
+             py::arg("sizeof_stream_item"),
+             py::arg("nitems"),
+             py::arg("device") = gr::cuda::default_device)
         .def("reset", &block::reset)
         .def("set_length", &block::set_length, py::arg("nitems"));
 }

@@ -20,5 +20,6 @@ void bind_load(py::module& m)
         .def(py::init(&block::make),
              py::arg("iterations"),
              py::arg("itemsize"),
-             py::arg("use_cb") = true);
+             py::arg("use_cb") = true,
+             py::arg("device") = gr::cuda::default_device);
 }

@@ -26,7 +26,8 @@ static void bind_logpwrfft_for(py::module& m, const char* name)
              py::arg("avg_alpha"),
              py::arg("average"),
              py::arg("window") = std::vector<float>(),
-             py::arg("shift") = false)
+             py::arg("shift") = false,
+             py::arg("device") = gr::cuda::default_device)
         .def("set_sample_rate", &block::set_sample_rate, py::arg("sample_rate"))
         .def("set_vec_rate", &block::set_vec_rate, py::arg("vec_rate"))
         .def("set_decimation", &block::set_decimation, py::arg("decim"))

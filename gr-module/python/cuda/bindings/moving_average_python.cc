@@ -19,7 +19,8 @@ static void bind_moving_average_for(py::module& m, const char* name)
              py::arg("length"),
              py::arg("scale"),
              py::arg("max_iter") = 4096,
-             py::arg("vlen") = 1)
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device)
         .def("length", &block::length)
         .def("scale", &block::scale)
         .def("set_length_and_scale",

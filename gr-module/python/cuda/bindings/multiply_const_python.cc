@@ -15,7 +15,10 @@ static void bind_multiply_const_for(py::module& m, const char* name)
     using block = gr::cuda::multiply_const<T>;
     py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
         m, name, "output = input * k, on the GPU.")
-        .def(py::init(&block::make), py::arg("k"), py::arg("vlen") = 1)
+        .def(py::init(&block::make),
+             py::arg("k"),
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device)
         .def("k", &block::k)
         .def("set_k", &block::set_k, py::arg("k"));
 }

@@ -14,7 +14,9 @@ static void bind_multiply_for(py::module& m, const char* name)
     using block = gr::cuda::multiply<T>;
     py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
         m, name, "output = product of the connected inputs, on the GPU.")
-        .def(py::init(&block::make), py::arg("vlen") = 1);
+        .def(py::init(&block::make),
+             py::arg("vlen") = 1,
+             py::arg("device") = gr::cuda::default_device);
 }
 
 void bind_multiply(py::module& m)

@@ -16,5 +16,6 @@ void bind_nlog10_ff(py::module& m)
         .def(py::init(&block::make),
              py::arg("n") = 1.0,
              py::arg("vlen") = 1,
-             py::arg("k") = 0.0);
+             py::arg("k") = 0.0,
+             py::arg("device") = gr::cuda::default_device);
 }

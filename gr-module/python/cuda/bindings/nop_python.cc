@@ -15,5 +15,7 @@ void bind_nop(py::module& m)
         m,
         "nop",
         "Passes items through without touching them, to measure buffer overhead.")
-        .def(py::init(&block::make), py::arg("sizeof_stream_item"));
+        .def(py::init(&block::make),
+             py::arg("sizeof_stream_item"),
+             py::arg("device") = gr::cuda::default_device);
 }

@@ -15,5 +15,6 @@ void bind_null_sink(py::module& m)
         m, "null_sink", "Consumes items in GPU memory and does nothing with them.")
         .def(py::init(&block::make),
              py::arg("sizeof_stream_item"),
-             py::arg("num_inputs") = 1);
+             py::arg("num_inputs") = 1,
+             py::arg("device") = gr::cuda::default_device);
 }

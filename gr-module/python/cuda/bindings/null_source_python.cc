@@ -18,5 +18,6 @@ void bind_null_source(py::module& m)
         .def(py::init(&block::make),
              py::arg("sizeof_stream_item"),
              py::arg("num_outputs") = 1,
-             py::arg("memset") = true);
+             py::arg("memset") = true,
+             py::arg("device") = gr::cuda::default_device);
 }

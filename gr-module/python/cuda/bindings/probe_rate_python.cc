@@ -20,7 +20,8 @@ void bind_probe_rate(py::module& m)
              py::arg("itemsize"),
              py::arg("update_rate_ms") = 500.0,
              py::arg("alpha") = 0.0001,
-             py::arg("name") = "")
+             py::arg("name") = "",
+             py::arg("device") = gr::cuda::default_device)
         .def("rate", &block::rate)
         .def("set_alpha", &block::set_alpha, py::arg("alpha"))
         .def("set_name", &block::set_name, py::arg("name"));

@@ -38,12 +38,13 @@ namespace py = pybind11;
 
 namespace {
 
-class python_gateway : public gr::block
+class python_gateway : public gr::block, public gr::cuda::gpu_block
 {
 public:
     //! \p fixed_rate: a sync, decimating or interpolating block (\p decim input items per
     //! \p interp output items); \p python_forecast: the Python class has its own
-    //! forecast(), asked through its handle_forecast().
+    //! forecast(), asked through its handle_forecast(); \p device: the block's device
+    //! (an ordinal, or gr::cuda::default_device).
     python_gateway(const py::handle& py_handle,
                    const std::string& name,
                    gr::io_signature::sptr in_sig,
@@ -51,12 +52,14 @@ public:
                    bool fixed_rate,
                    int decim,
                    int interp,
-                   bool python_forecast)
+                   bool python_forecast,
+                   int device)
         : gr::block(name, in_sig, out_sig),
           d_py_handle(py_handle),
           d_decim(decim),
           d_interp(interp),
-          d_python_forecast(python_forecast)
+          d_python_forecast(python_forecast),
+          d_context(device)
     {
         if (decim < 1 || interp < 1) {
             throw std::invalid_argument(name + ": decim and interp must be at least 1");
@@ -65,6 +68,8 @@ public:
     }
 
     gr::cuda::block_context& context() { return d_context; }
+
+    int device_ordinal() const override { return d_context.device_ordinal(); }
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
     {
@@ -308,7 +313,8 @@ void bind_python_gateway(py::module& m)
                          bool fixed_rate,
                          int decim,
                          int interp,
-                         bool python_forecast) {
+                         bool python_forecast,
+                         int device) {
                  return std::make_shared<python_gateway>(block,
                                                          name,
                                                          in_sig,
@@ -316,7 +322,8 @@ void bind_python_gateway(py::module& m)
                                                          fixed_rate,
                                                          decim,
                                                          interp,
-                                                         python_forecast);
+                                                         python_forecast,
+                                                         device);
              }),
              py::arg("block"),
              py::arg("name"),
@@ -325,7 +332,8 @@ void bind_python_gateway(py::module& m)
              py::arg("fixed_rate"),
              py::arg("decim"),
              py::arg("interp"),
-             py::arg("python_forecast"))
+             py::arg("python_forecast"),
+             py::arg("device") = gr::cuda::default_device)
         .def("context",
              &python_gateway::context,
              py::return_value_policy::reference_internal,

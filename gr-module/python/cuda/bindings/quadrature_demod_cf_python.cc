@@ -15,7 +15,9 @@ void bind_quadrature_demod_cf(py::module& m)
         m,
         "quadrature_demod_cf",
         "output = gain * angle between consecutive samples, on the GPU.")
-        .def(py::init(&block::make), py::arg("gain"))
+        .def(py::init(&block::make),
+             py::arg("gain"),
+             py::arg("device") = gr::cuda::default_device)
         .def("set_gain", &block::set_gain, py::arg("gain"))
         .def("gain", &block::gain);
 }

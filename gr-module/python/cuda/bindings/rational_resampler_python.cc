@@ -23,7 +23,8 @@ static void bind_rational_resampler_for(py::module& m, const char* name)
              py::arg("interpolation"),
              py::arg("decimation"),
              py::arg("taps") = std::vector<TAP_T>(),
-             py::arg("fractional_bw") = 0.0)
+             py::arg("fractional_bw") = 0.0,
+             py::arg("device") = gr::cuda::default_device)
         .def("interpolation", &block::interpolation)
         .def("decimation", &block::decimation)
         .def("set_taps", &block::set_taps, py::arg("taps"))

@@ -17,6 +17,7 @@ void bind_rotator_cc(py::module& m)
         "output = input * exp(j phase), phase += phase_inc per sample, on the GPU.")
         .def(py::init(&block::make),
              py::arg("phase_inc") = 0.0,
-             py::arg("tag_inc_updates") = false)
+             py::arg("tag_inc_updates") = false,
+             py::arg("device") = gr::cuda::default_device)
         .def("set_phase_inc", &block::set_phase_inc, py::arg("phase_inc"));
 }

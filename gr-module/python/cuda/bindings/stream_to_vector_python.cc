@@ -20,5 +20,8 @@ void bind_stream_to_vector(py::module& m)
         m,
         "stream_to_vector",
         "Groups nitems_per_block items into one vector, in GPU memory.")
-        .def(py::init(&block::make), py::arg("itemsize"), py::arg("nitems_per_block"));
+        .def(py::init(&block::make),
+             py::arg("itemsize"),
+             py::arg("nitems_per_block"),
+             py::arg("device") = gr::cuda::default_device);
 }

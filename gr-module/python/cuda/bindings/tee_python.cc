@@ -14,5 +14,8 @@ void bind_tee(py::module& m)
     using block = gr::cuda::tee;
     py::class_<block, gr::sync_block, gr::block, gr::basic_block, std::shared_ptr<block>>(
         m, "tee", "Copies its input to two outputs (GPU memory, or host with gpu=False).")
-        .def(py::init(&block::make), py::arg("itemsize"), py::arg("gpu") = true);
+        .def(py::init(&block::make),
+             py::arg("itemsize"),
+             py::arg("gpu") = true,
+             py::arg("device") = gr::cuda::default_device);
 }

@@ -20,5 +20,8 @@ void bind_vector_to_stream(py::module& m)
         m,
         "vector_to_stream",
         "Splits each vector into nitems_per_block items, in GPU memory.")
-        .def(py::init(&block::make), py::arg("itemsize"), py::arg("nitems_per_block"));
+        .def(py::init(&block::make),
+             py::arg("itemsize"),
+             py::arg("nitems_per_block"),
+             py::arg("device") = gr::cuda::default_device);
 }

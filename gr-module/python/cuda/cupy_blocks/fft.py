@@ -8,6 +8,7 @@ import collections
 
 import numpy
 
+from ..cuda_python import default_device
 from ..python_blocks import sync_block
 from .support import MAX_FFT_SIZE, checked_count, device_constant, scratch_buffer
 
@@ -23,9 +24,11 @@ class fft_cupy(sync_block):
 
     On the GPU it runs cuFFT plans, one per batch size (kept for the last few sizes), straight
     into the output buffer; on the simulated backend numpy.fft.
+
+    device: the GPU the block runs on (a CUDA ordinal), or default_device (-1).
     """
 
-    def __init__(self, fft_size, forward=True, window=None, shift=False, real_input=False):
+    def __init__(self, fft_size, forward=True, window=None, shift=False, real_input=False, device=default_device):
         fft_size = checked_count("fft_cupy", "fft_size", fft_size, 1, MAX_FFT_SIZE)
         taps = numpy.asarray([] if window is None else window, numpy.float32).ravel()
         if len(taps) not in (0, fft_size):
@@ -36,12 +39,15 @@ class fft_cupy(sync_block):
         in_type = numpy.float32 if real_input else numpy.complex64
         # A shape, not a length: NumPy reads (type, 1) as a plain type, and work() indexes
         # vectors even when fft_size is 1.
-        sync_block.__init__(self, "fft_cupy", [(in_type, (fft_size,))], [(numpy.complex64, (fft_size,))])
+        sync_block.__init__(self, "fft_cupy", [(in_type, (fft_size,))], [(numpy.complex64, (fft_size,))], device=device)
         self._fft_size = fft_size
         self._forward = bool(forward)
         self._shift = bool(shift)
         self._real_input = bool(real_input)
-        self._window = device_constant(self.xp, taps, numpy.float32) if len(taps) else None
+        self._window = None
+        if len(taps):
+            with self.on_device():
+                self._window = device_constant(self.xp, taps, numpy.float32)
         self._spectrum = scratch_buffer(self.xp, numpy.complex64, (fft_size,))
         self._plans = collections.OrderedDict()
         # cuFFT's direction (CUFFT_FORWARD, CUFFT_INVERSE), which cupy.cuda.cufft names.
@@ -49,7 +55,8 @@ class fft_cupy(sync_block):
 
     def stop(self):
         result = super().stop()  # waits for the stream: the plans are idle now
-        self._plans.clear()
+        with self.on_device():  # stop() runs on the control thread: free them on their device
+            self._plans.clear()
         return result
 
     def work(self, input_items, output_items):

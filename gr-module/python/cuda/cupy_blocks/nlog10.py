@@ -5,6 +5,7 @@
 
 import numpy
 
+from ..cuda_python import default_device
 from ..python_blocks import sync_block
 from .support import checked_elements_per_item, checked_scalar, item_type
 
@@ -12,14 +13,17 @@ from .support import checked_elements_per_item, checked_scalar, item_type
 class nlog10_cupy(sync_block):
     """n * log10(input) + k, like blocks.nlog10_ff: inputs are first clamped to the finite
     positive float32 range, so 0 and negative inputs give n * log10(FLT_MIN) + k (about
-    -379.3 for n = 10 and k = 0, as in GNU Radio) and infinity n * log10(FLT_MAX) + k."""
+    -379.3 for n = 10 and k = 0, as in GNU Radio) and infinity n * log10(FLT_MAX) + k.
 
-    def __init__(self, n=1.0, vlen=1, k=0.0):
+    device: the GPU the block runs on (a CUDA ordinal), or default_device (-1).
+    """
+
+    def __init__(self, n=1.0, vlen=1, k=0.0, device=default_device):
         vlen = checked_elements_per_item("nlog10_cupy", "vlen", vlen, 4)
         n = checked_scalar("nlog10_cupy", "n", n, numpy.dtype(numpy.float32))
         k = checked_scalar("nlog10_cupy", "k", k, numpy.dtype(numpy.float32))
         item = item_type(numpy.float32, vlen)
-        sync_block.__init__(self, "nlog10_cupy", [item], [item])
+        sync_block.__init__(self, "nlog10_cupy", [item], [item], device=device)
         self._n = n
         self._k = k
         info = numpy.finfo(numpy.float32)

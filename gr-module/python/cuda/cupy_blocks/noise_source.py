@@ -9,6 +9,7 @@ import math
 import numpy
 from gnuradio import analog
 
+from ..cuda_python import default_device
 from ..python_blocks import sync_block
 from .random_draws import DRAW_CHUNK, chunked_draws
 from .support import checked_dtype, checked_scalar, checked_seed, scratch_buffer
@@ -48,16 +49,20 @@ class noise_source_cupy(sync_block):
     noise (uniform or gaussian) has amplitude/sqrt(2) in each component; integer outputs
     truncate. seed 0 draws a different sequence on every run, any other seed the same one; a
     negative seed is taken modulo 2^64, as GNU Radio's sources take it.
+
+    device: the GPU the block runs on (a CUDA ordinal), or default_device (-1).
     """
 
     SUPPORTED = (numpy.complex64, numpy.float32, numpy.int32, numpy.int16)
 
-    def __init__(self, noise_type=analog.GR_GAUSSIAN, amplitude=1.0, seed=0, dtype=numpy.complex64):
+    def __init__(
+        self, noise_type=analog.GR_GAUSSIAN, amplitude=1.0, seed=0, dtype=numpy.complex64, device=default_device
+    ):
         dtype = checked_dtype("noise_source_cupy", dtype, self.SUPPORTED)
         noise_type = _checked_noise_type(noise_type, dtype)
         amplitude = checked_scalar("noise_source_cupy", "amplitude", amplitude, numpy.dtype(numpy.float32))
         seed = checked_seed("noise_source_cupy", seed)
-        sync_block.__init__(self, "noise_source_cupy", None, [dtype])
+        sync_block.__init__(self, "noise_source_cupy", None, [dtype], device=device)
         self._dtype = dtype
         self._type = noise_type
         self._amplitude = amplitude

@@ -10,6 +10,7 @@ import numpy
 import pmt
 from gnuradio import gr
 
+from ..cuda_python import default_device
 from ..python_blocks import basic_block
 from .support import checked_count, checked_dtype, checked_elements_per_item, item_type
 
@@ -30,18 +31,20 @@ class repeat_cupy(basic_block):
     it), with its srcid (which blocks.repeat drops from GNU Radio 3.10.8 on). The interpolation changes between items: through set_interpolation() or a message
     on the "interpolation" port, either an integer or blocks.repeat's pair
     ("interpolation" . integer); an item already started keeps its interpolation.
+
+    device: the GPU the block runs on (a CUDA ordinal), or default_device (-1).
     """
 
     SUPPORTED = (numpy.complex64, numpy.float32, numpy.int32, numpy.int16, numpy.int8, numpy.uint8)
 
-    def __init__(self, interp, vlen=1, dtype=numpy.float32, output_multiple=1):
+    def __init__(self, interp, vlen=1, dtype=numpy.float32, output_multiple=1, device=default_device):
         with _value_errors():
             dtype = checked_dtype("repeat_cupy", dtype, self.SUPPORTED)
             interp = checked_count("repeat_cupy", "interp", interp)
             vlen = checked_elements_per_item("repeat_cupy", "vlen", vlen, dtype.itemsize)
             output_multiple = checked_count("repeat_cupy", "output_multiple", output_multiple)
         item = item_type(dtype, vlen)
-        basic_block.__init__(self, "repeat_cupy", [item], [item])
+        basic_block.__init__(self, "repeat_cupy", [item], [item], device=device)
         self._dtype = dtype
         self._item_shape = () if vlen == 1 else (vlen,)
         self._interpolation = interp

@@ -16,6 +16,7 @@ import numpy as np
 import pmt
 from gnuradio import analog
 
+from ..cuda_python import default_device
 from ..fixed_point_nco import fixed_point_nco
 from ..python_blocks import sync_block
 from .support import checked_positive, checked_real
@@ -57,6 +58,8 @@ class sig_source_cupy(sync_block):
     Waveforms are analog.GR_SIN_WAVE, GR_COS_WAVE, GR_CONST_WAVE, GR_SQR_WAVE, GR_TRI_WAVE
     and GR_SAW_WAVE; dtype numpy.complex64 or numpy.float32. The "cmd" message port takes a
     dict with any of "freq", "ampl", "offset" and "phase", as analog's does.
+
+    device: the GPU the block runs on (a CUDA ordinal), or default_device (-1).
     """
 
     def __init__(
@@ -68,6 +71,7 @@ class sig_source_cupy(sync_block):
         offset=0.0,
         phase=0.0,
         dtype=np.complex64,
+        device=default_device,
     ):
         dtype = np.dtype(dtype)
         if dtype not in _TYPES:
@@ -78,7 +82,7 @@ class sig_source_cupy(sync_block):
         amplitude = checked_real(_BLOCK, "amplitude", amplitude)
         offset = _checked_offset(offset, _TYPES[dtype])
         phase = checked_real(_BLOCK, "phase", phase)
-        sync_block.__init__(self, "sig_source_cupy", None, [dtype])
+        sync_block.__init__(self, "sig_source_cupy", None, [dtype], device=device)
         self._complex = _TYPES[dtype]
         self._lock = threading.Lock()
         self._nco = fixed_point_nco(self.xp, sampling_freq, frequency)

@@ -152,8 +152,10 @@ def item_type(dtype, vlen):
 def device_constant(xp, value, dtype):
     """\\p value copied into device memory once, for work() calls to read.
 
-    CuPy copies on the current stream of the calling thread; a block's stream is
-    non-blocking and would not wait for that copy, so it is finished here.
+    The array is on CuPy's current device: outside work(), call this inside the block's
+    `with self.on_device():`. CuPy copies on the calling thread's current stream of that
+    device; a block's stream is non-blocking and would not wait for that copy, so it is
+    finished here (get_current_stream() is the current device's, the one copied on).
     """
     array = xp.asarray(numpy.asarray(value, dtype))
     if xp is not numpy:
@@ -164,8 +166,9 @@ def device_constant(xp, value, dtype):
 class scratch_buffer:
     """Device memory reused across work() calls, grown to the largest call seen.
 
-    Allocate it inside work(), where the block's stream is current: CuPy's memory pool then
-    orders its reuse after the work that used it.
+    Allocate it inside work(), where the block's device and stream are current: the memory
+    is then on the block's device, and CuPy's memory pool orders its reuse after the work
+    that used it.
     """
 
     def __init__(self, xp, dtype, item_shape=()):

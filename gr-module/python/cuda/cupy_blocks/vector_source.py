@@ -9,6 +9,7 @@ import threading
 import numpy
 from gnuradio import gr
 
+from ..cuda_python import default_device
 from ..python_blocks import sync_block
 from .support import checked_dtype, checked_elements_per_item, device_constant, item_type
 
@@ -45,18 +46,20 @@ class vector_source_cupy(sync_block):
     repeat, each tag's offset counts from the start of the data and the tag comes again in
     every repetition (the output then comes in whole repetitions); without repeat, it is
     added at its offset when that part of the data is played.
+
+    device: the GPU the block runs on (a CUDA ordinal), or default_device (-1).
     """
 
     SUPPORTED = (numpy.complex64, numpy.float32, numpy.int32, numpy.int16, numpy.int8, numpy.uint8)
 
-    def __init__(self, data, repeat=True, vlen=1, tags=None, dtype=numpy.complex64):
+    def __init__(self, data, repeat=True, vlen=1, tags=None, dtype=numpy.complex64, device=default_device):
         dtype = checked_dtype("vector_source_cupy", dtype, self.SUPPORTED)
         vlen = checked_elements_per_item("vector_source_cupy", "vlen", vlen, dtype.itemsize)
         self._dtype = dtype
         self._vlen = vlen
         host = self._checked_data(data)
         tags = _checked_tags("vector_source_cupy", tags)
-        sync_block.__init__(self, "vector_source_cupy", None, [item_type(dtype, vlen)])
+        sync_block.__init__(self, "vector_source_cupy", None, [item_type(dtype, vlen)], device=device)
         self._repeat = bool(repeat)
         self._lock = threading.Lock()
         self._install(host, tags)
@@ -88,7 +91,8 @@ class vector_source_cupy(sync_block):
         return host
 
     def _install(self, host, tags):
-        data = device_constant(self.xp, host, self._dtype)
+        with self.on_device():  # set_data() runs on the control thread
+            data = device_constant(self.xp, host, self._dtype)
         with self._lock:
             self._data, self._tags, self._offset = data, tags, 0
         if tags and self._repeat and len(host):

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Blocks on several devices: every GPU block takes a `device`, its memory goes there, and
+edges between blocks on different devices carry the right samples (peer to peer), with
+fan-out and restarts as on one device.
+
+The simulated backend has two devices (GRCUDA_SIMULATED_DEVICES), so CI runs every test
+across two. On a machine with one GPU the flowgraphs run with every block on it (the
+devices there are), and the placement tests check device 0 alone.
+"""
+
+import gc
+import inspect
+import os
+import subprocess
+import sys
+
+import numpy as np
+from gnuradio import blocks, gr, gr_unittest
+
+from gnuradio import cuda
+
+DEVICE_COUNT = cuda.device_count()
+#: The devices the tests spread blocks over: the first two there are.
+FIRST, SECOND = 0, min(1, DEVICE_COUNT - 1)
+
+
+def free_memory(device):
+    """Free memory of \\p device, after CuPy hands back what its pool keeps for reuse."""
+    if not cuda.simulated():
+        import cupy
+
+        with cupy.cuda.Device(device):
+            cupy.get_default_memory_pool().free_all_blocks()
+    return cuda.free_device_memory(device)
+
+
+def random_complex(count, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(count) + 1j * rng.standard_normal(count)).astype(np.complex64)
+
+
+class scale_on_device(cuda.sync_block):
+    """A CuPy block that checks, in work(), that it runs on its own device."""
+
+    def __init__(self, k, device):
+        cuda.sync_block.__init__(self, "scale_on_device", [np.complex64], [np.complex64], device=device)
+        self.k = np.complex64(k)
+        self.devices_seen = set()
+
+    def work(self, input_items, output_items):
+        if self.xp is not np:
+            self.devices_seen.add(self.xp.cuda.Device().id)
+            self.devices_seen.add(input_items[0].device.id)
+            self.devices_seen.add(output_items[0].device.id)
+        self.xp.multiply(input_items[0], self.k, out=output_items[0])
+        return len(output_items[0])
+
+
+def block_classes():
+    """Every GPU block class of the module: the C++ blocks' bindings and the CuPy blocks."""
+    bases = {"basic_block", "sync_block", "decim_block", "interp_block", "python_gateway"}
+    return {
+        name: value
+        for name, value in vars(cuda).items()
+        if isinstance(value, type)
+        and (issubclass(value, gr.gr_python.basic_block) or name.endswith("_cupy"))
+        and name not in bases
+    }
+
+
+class qa_devices(gr_unittest.TestCase):
+    def test_every_block_takes_a_device_last(self):
+        for name, cls in sorted(block_classes().items()):
+            with self.subTest(block=name):
+                if name.endswith("_cupy"):
+                    parameters = list(inspect.signature(cls.__init__).parameters.values())
+                    self.assertEqual(parameters[-1].name, "device")
+                    self.assertEqual(parameters[-1].default, cuda.default_device)
+                else:
+                    # pybind11's signature line: "__init__(self, ..., device: int = -1) -> None"
+                    signatures = [line for line in cls.__init__.__doc__.splitlines() if "(self" in line]
+                    self.assertTrue(signatures, cls.__init__.__doc__)
+                    for signature in signatures:
+                        self.assertIn("device: int = -1)", signature)
+
+    def test_a_device_the_backend_lacks_is_refused(self):
+        makes = [
+            lambda d: cuda.multiply_const_cc(2, device=d),
+            lambda d: cuda.fft(64, device=d),
+            lambda d: cuda.fir_filter_ccf(1, [1.0, 2.0], device=d),
+            lambda d: cuda.expression_ff("in0 * 2", device=d),
+            lambda d: cuda.multiply_const_cupy(2, device=d),
+            lambda d: scale_on_device(2, d),
+        ]
+        for device in (DEVICE_COUNT, DEVICE_COUNT + 7, -2):
+            for index, make in enumerate(makes):
+                with self.subTest(device=device, block=index):
+                    with self.assertRaises(ValueError) as refused:
+                        make(device)
+                    message = str(refused.exception)
+                    self.assertIn(f"device {device} is refused", message)
+                    self.assertIn(f"ordinals 0 to {DEVICE_COUNT - 1}", message)
+                    self.assertIn("-1 for the default device", message)
+
+    def test_device_ordinal_resolves_the_default(self):
+        self.assertEqual(cuda.device_ordinal(cuda.default_device), cuda.device_ordinal())
+        self.assertEqual(cuda.device_ordinal(SECOND), SECOND)
+        self.assertEqual(scale_on_device(1, SECOND).device, SECOND)
+        self.assertEqual(scale_on_device(1, cuda.default_device).device, cuda.device_ordinal())
+
+    def test_chain_across_devices(self):
+        data = random_complex(100_003, 1)
+        taps = np.random.default_rng(2).standard_normal(31).astype(np.float32)
+        tb = gr.top_block()
+        source, sink = blocks.vector_source_c(data), blocks.vector_sink_f()
+        python_block = scale_on_device(0.5 - 1j, SECOND)
+        tb.connect(
+            source,
+            cuda.multiply_const_cc(2 + 1j, device=FIRST),
+            cuda.fir_filter_ccf(1, taps.tolist(), device=SECOND),
+            python_block,
+            cuda.multiply_const_cupy(3, device=FIRST),
+            cuda.complex_to_mag_squared(device=SECOND),
+            sink,
+        )
+        tb.run()
+        scaled = data * np.complex64(2 + 1j)
+        filtered = np.convolve(scaled, taps)[: len(data)]
+        expected = np.abs(filtered * np.complex64(0.5 - 1j) * 3) ** 2
+        np.testing.assert_allclose(sink.data(), expected, rtol=1e-4, atol=1e-3)
+        if not cuda.simulated():
+            self.assertEqual(python_block.devices_seen, {SECOND})
+
+    def test_fan_out_to_readers_on_both_devices(self):
+        data = np.random.default_rng(4).standard_normal(250_001).astype(np.float32)
+        tb = gr.top_block()
+        source = blocks.vector_source_f(data)
+        writer = cuda.multiply_const_ff(2.0, device=FIRST)
+        sinks = []
+        tb.connect(source, writer)
+        for index, device in enumerate((FIRST, SECOND, SECOND)):
+            sink = blocks.vector_sink_f()
+            tb.connect(writer, cuda.multiply_const_ff(float(index + 1), device=device), sink)
+            sinks.append(sink)
+        tb.run()
+        for index, sink in enumerate(sinks):
+            with self.subTest(reader=index):
+                np.testing.assert_array_equal(sink.data(), data * np.float32(2.0) * np.float32(index + 1))
+
+    def test_restart_and_rebuild_across_devices(self):
+        data = np.random.default_rng(5).standard_normal(50_000).astype(np.float32)
+        for cycle in range(3):
+            tb = gr.top_block()
+            source, sink = blocks.vector_source_f(data), blocks.vector_sink_f()
+            tb.connect(
+                source,
+                cuda.multiply_const_ff(2.0, device=SECOND),
+                cuda.multiply_const_ff(3.0, device=FIRST),
+                cuda.add_ff(1, device=SECOND),
+                sink,
+            )
+            for run in range(2):
+                with self.subTest(cycle=cycle, run=run):
+                    sink.reset()
+                    source.rewind()
+                    tb.start()
+                    tb.wait()
+                    np.testing.assert_array_equal(sink.data(), data * np.float32(6.0))
+
+    def test_buffers_and_block_memory_go_to_the_block_device(self):
+        """A block's output ring, the ring of a CPU writer it reads and its own device
+        memory (filter taps) are on its device; the other device gives nothing; all of it
+        comes back."""
+
+        def held_while_running():
+            tb = gr.top_block()
+            source = blocks.vector_source_c(random_complex(4096, 6), True)
+            tb.connect(
+                source,
+                cuda.fir_filter_ccf(1, [0.5] * 4001, device=SECOND),
+                cuda.null_sink(8, device=SECOND),
+            )
+            tb.start()
+            try:
+                return {device: before[device] - free_memory(device) for device in before}
+            finally:
+                tb.stop()
+                tb.wait()
+
+        before = {device: free_memory(device) for device in {FIRST, SECOND}}
+        held_while_running()  # the first run also loads kernels, which stay loaded
+        gc.collect()
+        before = {device: free_memory(device) for device in before}
+        held = held_while_running()
+        gc.collect()
+        # Two rings of at least the floor (the filter's input and output) and the taps.
+        self.assertGreaterEqual(held[SECOND], 2 * 1024 * 1024 + 4001 * 4)
+        if SECOND != FIRST:
+            self.assertEqual(held[FIRST], 0)
+        for device, free in before.items():
+            self.assertEqual(free_memory(device), free, f"device {device} did not get its memory back")
+
+    def test_a_reader_without_peer_access_ends_the_flowgraph_with_the_reason(self):
+        """GPUs that cannot read each other's memory (simulated: the backend's devices
+        without peer access): the flowgraph ends at once, logging which block cannot run
+        and why, instead of hanging (GNU Radio starts blocks in their own threads)."""
+        script = (
+            "import numpy as np\n"
+            "from gnuradio import blocks, cuda, gr\n"
+            "tb = gr.top_block()\n"
+            "source, sink = blocks.vector_source_f(np.ones(100000, np.float32)), blocks.vector_sink_f()\n"
+            "tb.connect(source, cuda.multiply_const_ff(2.0, device=0), cuda.multiply_const_ff(3.0, device=1), sink)\n"
+            "tb.run()\n"
+            "print('ran, items:', len(sink.data()))\n"
+        )
+        environment = dict(os.environ, GRCUDA_BACKEND="simulated", GRCUDA_SIMULATED_PEER_ACCESS="none")
+        finished = subprocess.run(
+            [sys.executable, "-c", script], env=environment, capture_output=True, text=True, timeout=60
+        )
+        output = finished.stdout + finished.stderr  # GNU Radio's console log: stdout or stderr
+        self.assertEqual(finished.returncode, 0, output)
+        self.assertIn("ran, items: 0", output)
+        self.assertIn("multiply_const(", output)
+        self.assertIn("cannot run", output)
+        self.assertIn("the devices have no peer access to each other's memory", output)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_devices)
