@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Benchmarks of flowgraphs spread over two devices, against baselines measured in the same
+run. Needs a backend with two devices (two GPUs, or the simulated backend's two for a smoke
+run); with one, it says so and measures nothing.
+
+1. An edge between GPUs: cuda.null_source (device 0) -> cuda.copy (device 1, reading device
+   0's buffer in place through peer access) -> cuda.null_sink (device 1), against raw
+   device-0-to-device-1 copies (cuMemcpyAsync through libgrcuda's C API, the driver's peer
+   copy) of the same bytes per call; 4 MiB per call is the target size.
+2. A chain of four cuda.fft(65536) blocks between cuda.null_source and cuda.null_sink: all on
+   device 0, against two on each device (the sink on device 1), at 2^22 samples per call.
+
+Items per call are set with set_max_noutput_items on the measured blocks, buffers hold
+--buffer-calls calls; rates are steady-state rates with the CPU cores busy
+(benchmark_support.py). Prints Markdown tables, writes JSON (--json) and PNG plots (--plots).
+"""
+
+import ctypes
+import os
+import time
+
+import benchmark_support
+from benchmark_support import configure, grcuda, ok, plot, steady_rate_and_cores
+from gnuradio import gr
+
+from gnuradio import cuda
+
+grcuda.grcuda_stream_synchronize.restype = ctypes.c_int
+
+
+class two_devices:
+    """Device memory on device 0 and 1 and a stream on device 1, through the C API."""
+
+    def __init__(self):
+        self.devices = []
+        for ordinal in (0, 1):
+            device = ctypes.c_void_p()
+            ok(grcuda.grcuda_device_open(ordinal, 0, ctypes.byref(device)), f"open device {ordinal}")
+            self.devices.append(device)
+        self.stream = ctypes.c_void_p()
+        ok(grcuda.grcuda_stream_new(self.devices[1], ctypes.byref(self.stream)), "stream")
+
+    def memory(self, ordinal, size):
+        """Device memory on \\p ordinal, never freed (one process run)."""
+        handle = ctypes.c_void_p()
+        ok(grcuda.grcuda_memory_new(self.devices[ordinal], 0, ctypes.c_size_t(size), ctypes.byref(handle)), "memory")
+        return ctypes.c_void_p(grcuda.grcuda_memory_address(handle))
+
+    def peer_copy_rate(self, nbytes, volume):
+        """Bytes per second of device-0-to-device-1 copies of \\p nbytes each."""
+        source, destination = self.memory(0, nbytes), self.memory(1, nbytes)
+        calls = max(8, volume // nbytes)
+
+        def copy():
+            ok(grcuda.grcuda_stream_copy_async(self.stream, destination, source, ctypes.c_size_t(nbytes)), "copy")
+
+        copy()
+        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
+        started = time.perf_counter()
+        for _ in range(calls):
+            copy()
+        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
+        return calls * nbytes / (time.perf_counter() - started)
+
+
+ITEM_BYTES = 4096
+
+
+def edges(args, results):
+    raw = args.raw
+    print("### An edge between GPUs against raw peer copies\n")
+    print(
+        "| bytes per call | raw peer copy GB/s | null_source(0) -> copy(1) -> null_sink(1) GB/s | ratio | cores busy |"
+    )
+    print("|---:|---:|---:|---:|---:|")
+    for nbytes in (4 << 20,) if args.quick else (1 << 20, 4 << 20, 16 << 20, 64 << 20):
+        baseline = raw.peer_copy_rate(nbytes, args.volume)
+        items = nbytes // ITEM_BYTES
+        tb = gr.top_block()
+        source = cuda.null_source(ITEM_BYTES, 1, False, device=0)
+        copy = cuda.copy(ITEM_BYTES, device=1)
+        sink = cuda.null_sink(ITEM_BYTES, device=1)
+        configure([source, copy], items, args.buffer_calls)
+        tb.connect(source, copy, sink)
+        rate, cores = steady_rate_and_cores(tb, sink, args.seconds)
+        module = rate * ITEM_BYTES
+        results["edge"].append({"bytes": nbytes, "raw": baseline, "module": module, "cores": cores})
+        print(
+            f"| {nbytes >> 20} MiB | {baseline / 1e9:.1f} | {module / 1e9:.1f} | {100 * module / baseline:.0f}% | "
+            f"{cores:.2f} |"
+        )
+    print()
+
+
+def fft_chain(size, per_call, devices):
+    """null_source -> 4 x fft(size) -> null_sink, block i on devices[i] (the source on the
+    first fft's device, the sink on the last's), every block at \\p per_call samples."""
+    tb = gr.top_block()
+    chain = [cuda.null_source(8 * size, 1, False, device=devices[0])]
+    chain += [cuda.fft(size, True, [], False, device=device) for device in devices]
+    sink = cuda.null_sink(8 * size, device=devices[-1])
+    tb.connect(*chain, sink)
+    return tb, chain, sink
+
+
+def ffts(args, results):
+    size = 1024 if args.quick else 65536
+    per_call = 1 << 16 if args.quick else 1 << 22
+    print(f"### Four cuda.fft({size}) in a row: one GPU against two\n")
+    print("| devices of the four ffts | Gsamples/s | cores busy | against one GPU |")
+    print("|---|---:|---:|---:|")
+    one_gpu = None
+    for devices in ((0, 0, 0, 0), (0, 0, 1, 1)):
+        tb, chain, sink = fft_chain(size, per_call, devices)
+        configure(chain, per_call // size, args.buffer_calls)
+        rate, cores = steady_rate_and_cores(tb, sink, args.seconds)
+        samples = rate * size / 1e9
+        one_gpu = one_gpu or samples
+        results["fft_chain"].append({"devices": list(devices), "size": size, "rate": samples, "cores": cores})
+        print(f"| {', '.join(map(str, devices))} | {samples:.2f} | {cores:.2f} | {samples / one_gpu:.2f}x |")
+    print()
+
+
+def draw(results, folder):
+    os.makedirs(folder, exist_ok=True)
+    edge = results.get("edge", [])
+    plot(
+        os.path.join(folder, "devices-edge.png"),
+        "An edge between GPUs vs raw peer copies",
+        "bytes per call",
+        "GB/s",
+        {
+            "raw peer copy": [(e["bytes"], e["raw"] / 1e9) for e in edge],
+            "copy(1) reading device 0's buffer": [(e["bytes"], e["module"] / 1e9) for e in edge],
+        },
+    )
+
+
+def prepare(args):
+    if args.quick:
+        args.volume = min(args.volume, 16 << 20)
+    if cuda.device_count() < 2:
+        print(f"benchmark_devices needs two devices; this backend has {cuda.device_count()}: nothing measured")
+        raise SystemExit(0)
+    args.raw = two_devices()
+
+
+if __name__ == "__main__":
+    benchmark_support.main(
+        __doc__,
+        "gr-cuda across devices",
+        {"edge": edges, "fft_chain": ffts},
+        draw,
+        benchmark_support.add_volume_argument,
+        prepare,
+    )
