@@ -62,6 +62,7 @@ class vector_source_cupy(sync_block):
         sync_block.__init__(self, "vector_source_cupy", None, [item_type(dtype, vlen)], device=device)
         self._repeat = bool(repeat)
         self._lock = threading.Lock()
+        self._data = None
         self._install(host, tags)
 
     def rewind(self):
@@ -94,7 +95,12 @@ class vector_source_cupy(sync_block):
         with self.on_device():  # set_data() runs on the control thread
             data = device_constant(self.xp, host, self._dtype)
         with self._lock:
-            self._data, self._tags, self._offset = data, tags, 0
+            previous, self._data, self._tags, self._offset = self._data, data, tags, 0
+        # work() enqueues its reads of the data under the lock: once the stream has run
+        # them, the previous array may go back to CuPy's pool, whose next allocation on the
+        # control thread's stream would otherwise overwrite it while the GPU reads it.
+        if previous is not None and self.stream is not None:
+            self.stream.synchronize()
         if tags and self._repeat and len(host):
             self.set_output_multiple(len(host) // self._vlen)
 
