@@ -542,7 +542,7 @@ def latency(args, results):
         ("before: ring_floor_bytes = 0, spin", {"GR_CONF_CUDA_RING_FLOOR_BYTES": "0", "GRCUDA_HOST_WAIT": "spin"}),
         ("ring_floor_bytes = 0 (adaptive wait)", {"GR_CONF_CUDA_RING_FLOOR_BYTES": "0"}),
         ("spin (default rings)", {"GRCUDA_HOST_WAIT": "spin"}),
-        ("ring_calls = 2", {"GR_CONF_CUDA_RING_CALLS": "2"}),
+        ("ring_calls = 4", {"GR_CONF_CUDA_RING_CALLS": "4"}),
         ("defaults", {}),
     ):
         blocks_made = {}

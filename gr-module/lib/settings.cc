@@ -23,7 +23,7 @@ namespace {
 //! its rings are host memory that a long run touches in full.
 constexpr long gpu_ring_floor_bytes = 128L << 20;
 constexpr long simulated_ring_floor_bytes = 1L << 20;
-constexpr long default_ring_calls = 4;
+constexpr long default_ring_calls = 2;
 //! Beyond these a setting is a typo: a floor larger than any GPU's memory, or calls so
 //! many that each is a sliver of its ring.
 constexpr long long most_ring_floor_bytes = 1LL << 40;

@@ -30,9 +30,10 @@ namespace cuda {
  *   calls' worth of items in one call. cuda_buffer takes at most ring_share_bytes() of
  *   it; 0 sizes rings as GNU Radio asks (its buffer_size preference, 32 KiB).
  * - ring_calls: how many calls of a GPU block whose calls the user did not cap
- *   (set_max_noutput_items) its output ring holds (default 4, at least 2): each call
+ *   (set_max_noutput_items) its output ring holds (default 2, at least 2): each call
  *   may fill this share of the ring. More calls per ring let writer and readers overlap
- *   more, at smaller calls for the same floor.
+ *   more, at smaller calls for the same floor; two let a block whose CPU cost per call
+ *   exceeds its GPU work (a Python block) catch up in calls twice a source's size.
  * - host_ring_cache_bytes: how many bytes of freed host rings (the pinned host side of
  *   CPU-GPU edges) the process keeps for the next flowgraph's edges of the same size
  *   (default 512 MiB; 0 keeps none): pinning a ring costs about 0.4 ms per MiB.
