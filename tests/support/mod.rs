@@ -10,7 +10,7 @@ pub mod device_memory;
 pub mod pipeline;
 
 use grcuda::buffer::{Buffer, ReaderId};
-use grcuda::{BackendChoice, Device, Stream};
+use grcuda::{Backend, BackendChoice, Device, Stream};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// The device the tests run on: GRCUDA_BACKEND decides (cuda on the GPU machine); prints it.
@@ -18,6 +18,20 @@ pub fn test_device() -> Device {
     let device = Device::open(0, BackendChoice::Auto).expect("opening device 0");
     eprintln!("backend: {:?} ({})", device.backend(), device.info().name);
     device
+}
+
+/// Up to `wanted` devices of test_device()'s backend, test_device() first: as many as there
+/// are (one on a machine with one GPU, two on the simulated backend).
+pub fn test_devices(wanted: usize) -> Vec<Device> {
+    let first = test_device();
+    let choice = match first.backend() {
+        Backend::Cuda => BackendChoice::Cuda,
+        Backend::Simulated => BackendChoice::Simulated,
+    };
+    let count = Device::count(choice).expect("counting the devices").min(wanted);
+    let mut devices = vec![first];
+    devices.extend((1..count).map(|ordinal| Device::open(ordinal, choice).expect("opening a device")));
+    devices
 }
 
 /// One edge of a flowgraph: a buffer plus the indices GNU Radio would keep for it.

@@ -13,7 +13,7 @@
 //! payload is item `i` = a pseudo-random function of `i`, so sinks check every byte and its
 //! order without storing the input.
 
-use super::{Edge, test_device};
+use super::{Edge, test_devices};
 use grcuda::buffer::{Buffer, TransferType};
 use grcuda::{Device, HostWait, Stream};
 use std::sync::Arc;
@@ -26,6 +26,10 @@ pub struct PipelineConfig {
     pub branches: usize,
     pub max_chunk: u64,
     pub host_wait: HostWait,
+    /// The devices to spread the GPU blocks over (as many as the backend has, up to this):
+    /// branch b's second block, and its device-to-host edge, go to device (b + 1) % devices,
+    /// reading the first block's buffer on device 0 from there.
+    pub devices: usize,
 }
 
 /// Byte `b` of item `i`: cheap, position-dependent, not periodic in the ring size.
@@ -54,16 +58,18 @@ fn edge(device: &Device, config: &PipelineConfig, transfer: TransferType) -> Arc
 
 /// Runs the flowgraph; returns the items each sink checked. Panics on the first mismatch.
 pub fn run(config: PipelineConfig) -> Vec<u64> {
-    let device = test_device();
-    let source_edge = edge(&device, &config, TransferType::HostToDevice);
+    let devices = test_devices(config.devices.max(1));
+    let device = &devices[0];
+    let source_edge = edge(device, &config, TransferType::HostToDevice);
     let item_size = config.item_size;
     let mut threads = Vec::new();
     let mut sinks = Vec::new();
     for branch in 0..config.branches {
-        let middle = edge(&device, &config, TransferType::DeviceToDevice);
-        let last = edge(&device, &config, TransferType::DeviceToHost);
-        let first_stream = Arc::new(Stream::new(&device).unwrap());
-        let second_stream = Arc::new(Stream::new(&device).unwrap());
+        let second_device = &devices[(branch + 1) % devices.len()];
+        let middle = edge(device, &config, TransferType::DeviceToDevice);
+        let last = edge(second_device, &config, TransferType::DeviceToHost);
+        let first_stream = Arc::new(Stream::new(device).unwrap());
+        let second_stream = Arc::new(Stream::new(second_device).unwrap());
         let first_reader = source_edge.add_reader(Some(first_stream.clone()));
         middle.buffer.set_writer_stream(Some(first_stream.clone())).unwrap();
         let second_reader = middle.add_reader(Some(second_stream.clone()));
