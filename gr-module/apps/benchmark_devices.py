@@ -18,66 +18,34 @@ Items per call are set with set_max_noutput_items on the measured blocks, buffer
 (benchmark_support.py). Prints Markdown tables, writes JSON (--json) and PNG plots (--plots).
 """
 
-import ctypes
 import os
-import time
 
 import benchmark_support
-from benchmark_support import configure, grcuda, ok, plot, steady_rate_and_cores
+from benchmark_support import configure, plot, steady_rate_and_cores
 from gnuradio import gr
 
 from gnuradio import cuda
 
-grcuda.grcuda_stream_synchronize.restype = ctypes.c_int
 
-
-class two_devices:
-    """Device memory on device 0 and 1 and a stream on device 1, through the C API."""
-
-    def __init__(self):
-        self.devices = []
-        for ordinal in (0, 1):
-            device = ctypes.c_void_p()
-            ok(grcuda.grcuda_device_open(ordinal, 0, ctypes.byref(device)), f"open device {ordinal}")
-            self.devices.append(device)
-        self.stream = ctypes.c_void_p()
-        ok(grcuda.grcuda_stream_new(self.devices[1], ctypes.byref(self.stream)), "stream")
-
-    def memory(self, ordinal, size):
-        """Device memory on \\p ordinal, never freed (one process run)."""
-        handle = ctypes.c_void_p()
-        ok(grcuda.grcuda_memory_new(self.devices[ordinal], 0, ctypes.c_size_t(size), ctypes.byref(handle)), "memory")
-        return ctypes.c_void_p(grcuda.grcuda_memory_address(handle))
-
-    def peer_copy_rate(self, nbytes, volume):
-        """Bytes per second of device-0-to-device-1 copies of \\p nbytes each."""
-        source, destination = self.memory(0, nbytes), self.memory(1, nbytes)
-        calls = max(8, volume // nbytes)
-
-        def copy():
-            ok(grcuda.grcuda_stream_copy_async(self.stream, destination, source, ctypes.c_size_t(nbytes)), "copy")
-
-        copy()
-        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
-        started = time.perf_counter()
-        for _ in range(calls):
-            copy()
-        ok(grcuda.grcuda_stream_synchronize(self.stream), "sync")
-        return calls * nbytes / (time.perf_counter() - started)
+def peer_copy_rate(args, nbytes):
+    """Bytes per second of device-0-to-device-1 copies of \\p nbytes each, on device 1."""
+    first, second = args.raw
+    source, destination = first.memory(0, nbytes), second.memory(0, nbytes)
+    calls = max(8, args.volume // nbytes)
+    return calls * nbytes / second.timed(calls, lambda: second.copy(destination, source, nbytes))
 
 
 ITEM_BYTES = 4096
 
 
 def edges(args, results):
-    raw = args.raw
     print("### An edge between GPUs against raw peer copies\n")
     print(
         "| bytes per call | raw peer copy GB/s | null_source(0) -> copy(1) -> null_sink(1) GB/s | ratio | cores busy |"
     )
     print("|---:|---:|---:|---:|---:|")
     for nbytes in (4 << 20,) if args.quick else (1 << 20, 4 << 20, 16 << 20, 64 << 20):
-        baseline = raw.peer_copy_rate(nbytes, args.volume)
+        baseline = peer_copy_rate(args, nbytes)
         items = nbytes // ITEM_BYTES
         tb = gr.top_block()
         source = cuda.null_source(ITEM_BYTES, 1, False, device=0)
@@ -145,7 +113,7 @@ def prepare(args):
     if cuda.device_count() < 2:
         print(f"benchmark_devices needs two devices; this backend has {cuda.device_count()}: nothing measured")
         raise SystemExit(0)
-    args.raw = two_devices()
+    args.raw = (benchmark_support.raw(0), benchmark_support.raw(1))
 
 
 if __name__ == "__main__":

@@ -45,11 +45,11 @@ def ok(status, what):
 
 
 class raw:
-    """Baselines straight through the C API, on one stream."""
+    """Baselines straight through the C API, on one stream of device \\p ordinal."""
 
-    def __init__(self):
+    def __init__(self, ordinal=0):
         self.device = ctypes.c_void_p()
-        ok(grcuda.grcuda_device_open(0, 0, ctypes.byref(self.device)), "open")
+        ok(grcuda.grcuda_device_open(ordinal, 0, ctypes.byref(self.device)), f"open device {ordinal}")
         self.stream = ctypes.c_void_p()
         ok(grcuda.grcuda_stream_new(self.device, ctypes.byref(self.stream)), "stream")
         self.fft_plans = {}
@@ -71,7 +71,8 @@ class raw:
         return time.perf_counter() - started
 
     def copy(self, destination, source, nbytes):
-        """A copy on the copy engines (cuMemcpyAsync): host <-> device."""
+        """A copy on the copy engines (cuMemcpyAsync): host <-> device, or from another
+        device's memory (the driver's peer copy)."""
         ok(grcuda.grcuda_stream_copy_async(self.stream, destination, source, ctypes.c_size_t(nbytes)), "copy")
 
     def copy_kernel(self, destination, source, nbytes):
