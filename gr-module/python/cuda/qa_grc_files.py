@@ -3,11 +3,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 """Every block has a GRC file under a [CUDA] subcategory, so GRC's block tree shows it where
-a GNU Radio user looks for it."""
+a GNU Radio user looks for it, and a Device field that reaches the block's constructor."""
 
 import glob
 import os
 
+import yaml
 from gnuradio import gr_unittest
 
 GRC_DIRECTORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grc")
@@ -56,6 +57,27 @@ class qa_grc_files(gr_unittest.TestCase):
             with self.subTest(block=os.path.basename(path)):
                 cupy = path.endswith("_cupy.block.yml")
                 self.assertEqual(category(path) == "[CUDA]/Python (CuPy)", cupy)
+
+    def test_every_gpu_block_file_passes_its_device(self):
+        # The reference module's manual-synchronisation blocks run on the default device.
+        default_device_only = {"cuda_add_py.block.yml", "cuda_multiply_const_py.block.yml"}
+        for path in block_files():
+            name = os.path.basename(path)
+            if name in default_device_only:
+                continue
+            with self.subTest(block=name):
+                with open(path, encoding="utf-8") as text:
+                    block = yaml.safe_load(text)
+                device = [p for p in block["parameters"] if p["id"] == "device"]
+                self.assertEqual(len(device), 1, "no Device parameter")
+                self.assertEqual((device[0]["dtype"], str(device[0]["default"])), ("int", "-1"))
+                self.assertIn("${ device >= -1 }", block.get("asserts", []))
+                # The constructor call, without the setter lines some templates add after it.
+                make = block["templates"]["make"].splitlines()
+                constructor = "\n".join(line for line in make if not line.strip().startswith("self."))
+                self.assertIn("device=${device}", constructor)
+                if "cpp_templates" in block:
+                    self.assertIn("${device})", block["cpp_templates"]["make"])
 
 
 if __name__ == "__main__":
