@@ -435,6 +435,19 @@ enum grcuda_status grcuda_block_attach_ports(struct grcuda_block *block,
                                              size_t noutputs);
 
 /**
+ * Where the block reads input `port`, when not where GNU Radio's read pointer points: a
+ * block on a device without peer access to the buffer's device reads a mirror of the ring on
+ * its own device, which every post fills through pinned host memory. `*base_out` is the
+ * mirror's address (item i of the ring at `base + i * item size`), or NULL where the block
+ * reads the buffer's ring itself or the port has no gr-cuda buffer in device memory. Ask
+ * after grcuda_block_attach_ports(); it holds until the next call of that.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_block_input_mirror(const struct grcuda_block *block,
+                                             size_t port,
+                                             void **base_out);
+
+/**
  * The block's thread, after work() enqueued all its work that reads `nitems` items from
  * `read_index` (GNU Radio's read index of input `port` before it consumes them): records
  * when those reads complete, so that the writer upstream waits for them before overwriting

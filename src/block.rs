@@ -79,6 +79,20 @@ impl Block {
         &self.stream
     }
 
+    /// The base address of the mirror input `port` reads instead of its buffer's ring (a
+    /// block on a device without peer access to the buffer's), or `None` where it reads the
+    /// ring itself or has no device buffer.
+    pub fn input_mirror(&self, port: usize) -> Result<Option<u64>> {
+        match self.inputs.get(port) {
+            Some(InputPort::Device { buffer, reader }) => buffer.mirror_address(reader),
+            Some(InputPort::Host) => Ok(None),
+            None => Err(Error::invalid_argument(format!(
+                "input port {port} does not exist: the block has {} input port(s) since its last attach_ports",
+                self.inputs.len()
+            ))),
+        }
+    }
+
     /// Sets the block's ports: one entry per input and per output port, in port order; `None`
     /// for a port without a gr-cuda buffer. A port whose buffer is unchanged keeps its
     /// registration; a buffer that left a port is released (its recorded reads complete first),

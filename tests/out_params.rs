@@ -194,6 +194,7 @@ fn cases() -> Vec<Case> {
             |_| grcuda_fft_plan_new(null(), GRCUDA_FFT_FORWARD, 64, slot()),
             slot_cleared,
         ),
+        ("grcuda_block_input_mirror", "block is NULL", |_| grcuda_block_input_mirror(null(), 0, slot()), slot_cleared),
         ("grcuda_buffer_begin_read", "buffer is NULL", |_| grcuda_buffer_begin_read(null(), 0, slot()), slot_cleared),
         // Not a NULL handle, but a failure after the handle was accepted: cleared as well.
         (
@@ -340,6 +341,7 @@ fn a_null_out_parameter_is_named_before_a_null_handle() {
         ("pointer_out", grcuda_buffer_reader_pointer(null(), usize::MAX, null_mut())),
         ("published_out", grcuda_buffer_published_items(null(), usize::MAX, 0, null_mut())),
         ("block_out", grcuda_block_new(null(), 99, null_mut())),
+        ("base_out", grcuda_block_input_mirror(null(), 0, null_mut())),
         ("pointer_out", grcuda_buffer_begin_read(null(), usize::MAX, null_mut())),
         ("plan_out", grcuda_fft_plan_new(null(), 99, 0, null_mut())),
         ("expression_out", grcuda_expression_new(null(), null(), 9, 9, 0, 0, null(), null(), 0, null_mut())),

@@ -71,6 +71,7 @@ bool block_context::attach(gr::block& self)
     if (grcuda_block_attach_ports(
             d_block, inputs.data(), inputs.size(), outputs.data(), outputs.size()) ==
         GRCUDA_STATUS_OK) {
+        find_mirrors();
         return true;
     }
     gr::logger(self.alias())
@@ -79,8 +80,37 @@ bool block_context::attach(gr::block& self)
                grcuda_last_error_message());
     d_inputs.clear();
     d_consumption.clear();
+    d_mirrors.clear();
+    d_mirrored = false;
     detail->set_done(true);
     return false;
+}
+
+void block_context::find_mirrors()
+{
+    d_mirrors.clear();
+    d_item_sizes.clear();
+    d_mirrored = false;
+    for (size_t port = 0; port < d_inputs.size(); port++) {
+        void* base = nullptr;
+        check(grcuda_block_input_mirror(d_block, port, &base),
+              "gr-cuda: asking where an input is read");
+        d_mirrors.push_back(static_cast<const char*>(base));
+        d_item_sizes.push_back(d_inputs[port]->buffer()->get_sizeof_item());
+        d_mirrored = d_mirrored || base;
+    }
+}
+
+void block_context::point_at_mirrors(gr_vector_const_void_star& input_items) const
+{
+    // Only this block's thread moves its read indices, so reading them needs no lock.
+    for (size_t port = 0; port < d_mirrors.size(); port++) {
+        if (d_mirrors[port]) {
+            input_items[port] =
+                d_mirrors[port] +
+                size_t{ d_inputs[port]->get_read_index() } * d_item_sizes[port];
+        }
+    }
 }
 
 void block_context::report_consumed(int port, int nitems)
@@ -115,6 +145,8 @@ void block_context::detach()
     check(grcuda_block_synchronize(d_block), "gr-cuda: waiting for a block's stream");
     d_inputs.clear();
     d_consumption.clear();
+    d_mirrors.clear();
+    d_mirrored = false;
     check(grcuda_block_attach_ports(d_block, nullptr, 0, nullptr, 0),
           "gr-cuda: releasing a block's buffers");
 }

@@ -57,6 +57,7 @@ int keep_one_in_n_impl::general_work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
+    this->read_from_mirrors(input_items);
     // GNU Radio's loop, in closed form: the items kept are d_count - 1, then every
     // d_n-th; it stops right after the noutput_items-th kept item, or at the end of the
     // input.

@@ -315,6 +315,7 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
                                     gr_vector_const_void_star& input_items,
                                     gr_vector_void_star& output_items)
 {
+    this->read_from_mirrors(input_items);
     const int64_t group = group_items();
     const int64_t whole_groups = ninput_items[0] / group;
     const int64_t available = std::min<int64_t>(noutput_items, whole_groups);

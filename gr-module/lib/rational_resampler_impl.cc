@@ -192,6 +192,7 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
     gr_vector_const_void_star& input_items,
     gr_vector_void_star& output_items)
 {
+    this->read_from_mirrors(input_items);
     if (d_updated) {
         install_taps();
         return 0; // the forecast may have grown

@@ -18,7 +18,10 @@
 //! stream, the posts and the copies are the buffer's device's; a GPU reader may be on another
 //! device with peer access to it: its kernels read the ring in place, its read records are
 //! events of its own device, and the waits between the two devices' streams are the same
-//! event waits (CUDA orders streams across devices with them).
+//! event waits (CUDA orders streams across devices with them). A GPU reader of a
+//! device-to-device edge on a device without peer access reads a mirror of the ring on its
+//! own device instead, which every post fills through pinned host memory (`mirror`), at
+//! [`Buffer::reader_address`].
 //!
 //! # Protocol
 //!
@@ -50,6 +53,7 @@
 //! and `wait_published`. Any thread may read pointers. Internal state is behind mutexes held
 //! only for bookkeeping, never across a host wait on another party.
 
+mod mirror;
 mod pending;
 pub mod ring_span;
 
@@ -58,6 +62,7 @@ use crate::error::{Error, Result};
 use crate::event::{Event, HostWait};
 use crate::memory::{DeviceRing, HostRing, sizing};
 use crate::stream::Stream;
+use mirror::Mirror;
 use pending::PendingWork;
 use ring_span::RingSpan;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -140,6 +145,8 @@ struct Writer {
 struct Reader {
     stream: Mutex<Option<Arc<Stream>>>,
     reads: Mutex<PendingWork>,
+    /// The reader's copy of the ring, for a reader without peer access to the ring's device.
+    mirror: Mutex<Option<Mirror>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -250,12 +257,14 @@ impl Buffer {
     }
 
     /// Registers a reader (`None`: a CPU reader, or a host-synchronous device reader). Its
-    /// stream may be on another device than the buffer's that can access its memory
-    /// ([`Buffer::check_reader_device`]); its kernels then read the ring in place.
+    /// stream may be on another device than the buffer's: one that can access its memory
+    /// ([`Buffer::check_reader_device`]) reads the ring in place; one without peer access, of
+    /// a device-to-device edge, reads a mirror of it ([`Buffer::reader_address`]).
     pub fn add_reader(&self, stream: Option<Arc<Stream>>) -> Result<ReaderHandle> {
-        self.check_reader_stream(&stream)?;
+        let mirror = self.reader_access(&stream)?;
         let reads = PendingWork::new(self.reader_device(&stream), self.host_wait)?;
-        let reader = Arc::new(Reader { stream: Mutex::new(stream), reads: Mutex::new(reads) });
+        let reader =
+            Arc::new(Reader { stream: Mutex::new(stream), reads: Mutex::new(reads), mirror: Mutex::new(mirror) });
         let mut readers = self.readers.write().unwrap_or_else(|p| p.into_inner());
         readers.push(reader.clone());
         Ok(ReaderHandle { id: readers.len() - 1, reader, buffer: self.serial })
@@ -265,11 +274,18 @@ impl Buffer {
     /// that left (its block reads another buffer now), for which writers then stop ordering a
     /// stream after this buffer's posts. Its recorded reads are waited for first.
     pub fn set_reader_stream(&self, reader: &ReaderHandle, stream: Option<Arc<Stream>>) -> Result<()> {
-        self.check_reader_stream(&stream)?;
         let reader = self.own(reader)?;
         let mut current = lock(&reader.stream);
         let mut reads = lock(&reader.reads);
         reads.wait_all()?;
+        let mut mirror = lock(&reader.mirror);
+        let device = stream.as_ref().map(|stream| stream.device());
+        if !matches!((mirror.as_ref(), device), (Some(kept), Some(device)) if kept.device().is_same_device(device)) {
+            if let Some(old) = mirror.take() {
+                old.synchronize()?;
+            }
+            *mirror = self.reader_access(&stream)?;
+        }
         // A stream of another device records into events of its own device.
         let device = self.reader_device(&stream);
         if !reads.device().is_same_device(device) {
@@ -284,26 +300,40 @@ impl Buffer {
         stream.as_ref().map_or(&self.device, |stream| stream.device())
     }
 
-    /// Checks a reader's stream and lets its device access the ring.
-    fn check_reader_stream(&self, stream: &Option<Arc<Stream>>) -> Result<()> {
-        let Some(stream) = stream else { return Ok(()) };
+    /// Checks a reader's stream and gives its device access to the ring: in place where it
+    /// can read the ring's memory, else through a mirror (returned), on device-to-device edges.
+    fn reader_access(&self, stream: &Option<Arc<Stream>>) -> Result<Option<Mirror>> {
+        let Some(stream) = stream else { return Ok(None) };
         self.check_reader_device(stream.device())?;
         if self.transfer_type().is_some_and(TransferType::readers_on_host) {
             return Err(host_reader_with_stream());
         }
-        self.device_ring.grant_access(stream.device())
+        if self.device.can_be_read_by(stream.device())? {
+            self.device_ring.grant_access(stream.device())?;
+            return Ok(None);
+        }
+        Ok(Some(Mirror::new(&self.device, stream.device(), self.device_ring.size(), self.host_wait)?))
     }
 
-    /// Refuses a reader on a device whose kernels cannot access the buffer's device memory:
-    /// one of another backend, or a GPU without peer access to the buffer's GPU. Readers on
-    /// the buffer's device, or on a GPU with peer access to it, are accepted.
+    /// Refuses a reader on a device whose kernels cannot reach the buffer's data: one of
+    /// another backend, or, but on device-to-device edges (where it reads a mirror), a GPU
+    /// without peer access to the buffer's GPU. Readers on the buffer's device, or on a GPU
+    /// with peer access to it, are accepted.
     pub fn check_reader_device(&self, device: &Device) -> Result<()> {
-        if self.device.can_be_read_by(device)? {
+        if device.backend() != self.device.backend() {
+            return Err(Error::invalid_argument(format!(
+                "a reader on {} cannot read a buffer on {}: a buffer's readers are on its own backend",
+                device.describe(),
+                self.device.describe()
+            )));
+        }
+        if self.device.can_be_read_by(device)? || self.transfer_type() == Some(TransferType::DeviceToDevice) {
             return Ok(());
         }
         Err(Error::invalid_argument(format!(
             "a reader on {} (ordinal {}) cannot read a buffer on {} (ordinal {}): the devices have no peer \
-             access to each other's memory; put both blocks on one device",
+             access to each other's memory, and only device-to-device edges are copied across; put both \
+             blocks on one device",
             device.describe(),
             device.info().ordinal,
             self.device.describe(),
@@ -381,6 +411,22 @@ impl Buffer {
         Ok(base + self.byte_offset(index))
     }
 
+    /// Where `reader` reads item `index`: its mirror of the ring where it has one (a reader
+    /// without peer access to the buffer's device), else [`Buffer::reader_pointer`].
+    pub fn reader_address(&self, reader: &ReaderHandle, index: usize) -> Result<u64> {
+        let pointer = self.reader_pointer(index)?;
+        Ok(match self.mirror_address(reader)? {
+            Some(mirror) => mirror + self.byte_offset(index),
+            None => pointer,
+        })
+    }
+
+    /// The base of `reader`'s mirror of the ring (item i at base + i * item size), or `None`
+    /// for a reader that reads the ring itself.
+    pub fn mirror_address(&self, reader: &ReaderHandle) -> Result<Option<u64>> {
+        Ok(lock(&self.own(reader)?.mirror).as_ref().map(Mirror::address))
+    }
+
     /// Called by a reader before it reads from `read_index`: where it reads, as
     /// [`Buffer::reader_pointer`]. Readers of device-to-host edges are CPU blocks reading the host
     /// ring, so for them this first waits until the copies of everything posted past
@@ -444,8 +490,8 @@ impl Buffer {
                     event
                 }
                 (Some(stream), None) => lock(&self.posts).record(span, stream)?,
-                // A host-synchronous writer's data is already complete.
-                (None, _) => return Ok(()),
+                // A host-synchronous writer's data is already complete: only mirrors copy it.
+                (None, _) => return self.order_readers_after(span, None),
             },
             (TransferType::HostToDevice, Some(copy_stream)) => {
                 self.wait_reads_overlapping(span, Some(copy_stream))?;
@@ -467,9 +513,28 @@ impl Buffer {
             }
             (_, None) => unreachable!("host/device transfers always have a copy stream"),
         };
+        self.order_readers_after(span, Some(&post))
+    }
+
+    /// Makes every reader stream wait for `post` of `span` (None: complete already), through
+    /// its mirror's copy of the span for a reader with one.
+    fn order_readers_after(&self, span: RingSpan, post: Option<&Event>) -> Result<()> {
         for reader in self.read_readers().iter() {
-            if let Some(stream) = lock(&reader.stream).as_ref() {
-                stream.wait(&post)?;
+            let Some(stream) = lock(&reader.stream).clone() else { continue };
+            match lock(&reader.mirror).as_ref() {
+                Some(mirror) => mirror.copy_posted(
+                    self.device_ring.address(),
+                    span,
+                    self.ring_items,
+                    self.item_size,
+                    post,
+                    &stream,
+                )?,
+                None => {
+                    if let Some(post) = post {
+                        stream.wait(post)?;
+                    }
+                }
             }
         }
         Ok(())
@@ -592,6 +657,9 @@ impl Buffer {
         lock(&self.posts).wait_all()?;
         for reader in self.read_readers().iter() {
             lock(&reader.reads).wait_all()?;
+            if let Some(mirror) = lock(&reader.mirror).as_ref() {
+                mirror.synchronize()?;
+            }
         }
         if let Some(copy_stream) = self.transfer.get().and_then(|t| t.copy_stream.as_ref()) {
             copy_stream.synchronize()?;

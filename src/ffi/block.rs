@@ -10,6 +10,7 @@ use super::{
 use crate::block::{Block, Consumption};
 use crate::buffer::Buffer;
 use crate::error::Result;
+use std::ffi::c_void;
 use std::sync::Arc;
 
 /// What a block consumed on one input port (see grcuda_block_end_work()).
@@ -94,6 +95,24 @@ fn port_buffers(ports: *const *const grcuda_buffer, count: usize, name: &str) ->
         .iter()
         .map(|&port| unsafe { port.as_ref() }.map(|b| b.buffer.clone()))
         .collect())
+}
+
+/// Where the block reads input `port`, when not where GNU Radio's read pointer points: a
+/// block on a device without peer access to the buffer's device reads a mirror of the ring on
+/// its own device, which every post fills through pinned host memory. `*base_out` is the
+/// mirror's address (item i of the ring at `base + i * item size`), or NULL where the block
+/// reads the buffer's ring itself or the port has no gr-cuda buffer in device memory. Ask
+/// after grcuda_block_attach_ports(); it holds until the next call of that.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_block_input_mirror(
+    block: *const grcuda_block,
+    port: usize,
+    base_out: *mut *mut c_void,
+) -> grcuda_status {
+    guard_out(base_out, "base_out", std::ptr::null_mut(), || {
+        Ok(borrow(block, "block")?.block.input_mirror(port)?.map_or(std::ptr::null_mut(), |base| base as *mut c_void))
+    })
 }
 
 /// The block's thread, after work() enqueued all its work that reads `nitems` items from

@@ -129,7 +129,8 @@ fn gpu_copy_block(
     while let Some((read_index, available)) = input.wait_items(reader, chunks.next(max_chunk)) {
         let (write_index, n) = output.wait_space(available);
         output.buffer.begin_write(write_index, n as usize).unwrap();
-        let source = input.buffer.reader_pointer(read_index).unwrap();
+        // The ring, or this reader's mirror of it where its device has no peer access.
+        let source = input.buffer.reader_address(&input.buffer.reader(reader).unwrap(), read_index).unwrap();
         let destination = output.buffer.writer_pointer(write_index).unwrap();
         // Safety: both spans are owned by this block for now; the buffers order the copy.
         unsafe { stream.copy_async(destination, source, n as usize * item_size).unwrap() };

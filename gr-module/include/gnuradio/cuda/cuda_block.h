@@ -57,6 +57,16 @@ public:
     //! ends the flowgraph, and returns false: GNU Radio 3.10 calls start() in the block's
     //! thread, where an exception would leave every other block waiting forever.
     bool attach(gr::block& self);
+    //! Points \p input_items (GNU Radio's, for this call) of inputs that the block reads
+    //! through a mirror at the mirror: a block on a device without peer access to a
+    //! buffer's reads libgrcuda's copy of the ring on its own device. Call before any
+    //! work reads the inputs; nothing changes for other blocks.
+    void read_from_mirrors(gr_vector_const_void_star& input_items) const
+    {
+        if (d_mirrored) {
+            point_at_mirrors(input_items);
+        }
+    }
     //! Input \p port (of the block attach() was given): all work reading \p nitems items
     //! from its read index is enqueued, and the block will consume them.
     void report_consumed(int port, int nitems);
@@ -79,6 +89,14 @@ private:
     std::vector<gr::buffer_reader*> d_inputs;
     //! end_work()'s entries, one per input port, kept to spare an allocation per call.
     std::vector<grcuda_consumption> d_consumption;
+    //! Per input port from attach(): the base of the mirror it reads (nullptr: the ring
+    //! itself), and its item size.
+    std::vector<const char*> d_mirrors;
+    std::vector<size_t> d_item_sizes;
+    bool d_mirrored = false;
+
+    void find_mirrors();
+    void point_at_mirrors(gr_vector_const_void_star& input_items) const;
 };
 
 /*!
@@ -98,9 +116,10 @@ public:
  * \brief Base of GPU blocks that implement general_work() themselves.
  *
  * \p Interface is the block's public interface class (deriving from gr::block or a
- * subclass). Before each consume()/consume_each(), call report_consumed(); enqueue all
- * work on stream(). The block runs on the device its constructor passes (every GPU
- * block's `device` argument: an ordinal, or default_device).
+ * subclass). general_work() starts with read_from_mirrors(input_items); before each
+ * consume()/consume_each(), call report_consumed(); enqueue all work on stream(). The
+ * block runs on the device its constructor passes (every GPU block's `device` argument:
+ * an ordinal, or default_device).
  */
 template <class Interface>
 class cuda_block : public Interface, public gpu_block
@@ -126,6 +145,11 @@ protected:
     uint64_t stream_handle() const { return d_context.stream_handle(); }
     //! The block's device, for its own device memory (grcuda_memory_new(device(), ...)).
     const grcuda_device* device() const { return d_context.device(); }
+    //! See block_context::read_from_mirrors(): first thing in general_work().
+    void read_from_mirrors(gr_vector_const_void_star& input_items) const
+    {
+        d_context.read_from_mirrors(input_items);
+    }
     void report_consumed(int port, int nitems)
     {
         d_context.report_consumed(port, nitems);
@@ -164,6 +188,7 @@ public:
                  gr_vector_const_void_star& input_items,
                  gr_vector_void_star& output_items) override
     {
+        this->read_from_mirrors(input_items);
         const int produced = this->work(noutput_items, input_items, output_items);
         if (produced > 0) {
             // What sync_block, sync_decimator and sync_interpolator each consume.

@@ -112,6 +112,7 @@ public:
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
+        d_context.read_from_mirrors(input_items);
         int result;
         {
             py::gil_scoped_acquire acquire;
