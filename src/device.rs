@@ -74,6 +74,27 @@ impl std::fmt::Debug for Device {
 /// Primary contexts retained for the life of the process, by ordinal.
 static CONTEXTS: Mutex<Vec<Option<Arc<CudaContext>>>> = Mutex::new(Vec::new());
 
+/// The environment variable that keeps blocks on different devices from reading each other's
+/// memory in place: `none` makes every pair of distinct devices one without peer access, so
+/// their edges go through mirrors filled over host memory (GPUs whose PCIe topology has no
+/// peer-to-peer; the simulated backend's devices in tests; a comparison of the two paths on
+/// GPUs that have peer access). Unset (or `all`), devices read each other's memory wherever
+/// the hardware lets them.
+pub(crate) const PEER_ACCESS_ENV: &str = "GRCUDA_PEER_ACCESS";
+
+/// Whether distinct devices may read each other's memory in place (`PEER_ACCESS_ENV`).
+fn peer_access_allowed() -> Result<bool> {
+    match std::env::var(PEER_ACCESS_ENV).ok().as_deref() {
+        None | Some("") | Some("all") => Ok(true),
+        Some("none") => Ok(false),
+        Some(other) => Err(Error::invalid_argument(format!(
+            "{PEER_ACCESS_ENV}=\"{other}\" is refused: use all (the default: devices read each other's memory \
+             wherever the hardware lets them) or none (never: edges between devices go through host memory), or \
+             unset it"
+        ))),
+    }
+}
+
 impl Device {
     /// Opens device `ordinal` on the chosen backend.
     pub fn open(ordinal: usize, choice: BackendChoice) -> Result<Device> {
@@ -170,15 +191,18 @@ impl Device {
     }
 
     /// Whether kernels running on `reader` can access this device's memory directly (peer
-    /// access): always for the device itself; between simulated devices, whose memory is all
-    /// host memory, unless GRCUDA_SIMULATED_PEER_ACCESS=none simulates GPUs without peer
-    /// access; between CUDA devices as cuDeviceCanAccessPeer says; never across backends.
+    /// access): always for the device itself; never across backends, nor where
+    /// `PEER_ACCESS_ENV` is `none`; between simulated devices, whose memory is all host
+    /// memory, otherwise; between CUDA devices as cuDeviceCanAccessPeer says.
     pub fn can_be_read_by(&self, reader: &Device) -> Result<bool> {
         if self.is_same_device(reader) {
             return Ok(true);
         }
+        if !peer_access_allowed()? {
+            return Ok(false);
+        }
         match (self.cuda_context(), reader.cuda_context()) {
-            (None, None) => simulated::peer_access(),
+            (None, None) => Ok(true),
             (Some(own), Some(other)) => {
                 let mut can_access = 0;
                 unsafe { sys::cuDeviceCanAccessPeer(&mut can_access, other.cu_device(), own.cu_device()) }

@@ -28,24 +28,6 @@ const DEFAULT_DEVICES: usize = 2;
 /// The most devices `DEVICES_ENV` may ask for.
 pub(crate) const MAX_DEVICES: usize = 16;
 
-/// The environment variable that takes peer access away between simulated devices: `none`
-/// simulates GPUs that cannot read each other's memory (PCIe peer-to-peer unsupported), so
-/// that CI tests how such pairs are refused. Unset (or `all`), every device reads every
-/// other's memory, as the host memory they all use allows.
-pub(crate) const PEER_ACCESS_ENV: &str = "GRCUDA_SIMULATED_PEER_ACCESS";
-
-/// Whether distinct simulated devices can read each other's memory (`PEER_ACCESS_ENV`).
-pub(crate) fn peer_access() -> Result<bool> {
-    match std::env::var(PEER_ACCESS_ENV).ok().as_deref() {
-        None | Some("") | Some("all") => Ok(true),
-        Some("none") => Ok(false),
-        Some(other) => Err(Error::invalid_argument(format!(
-            "{PEER_ACCESS_ENV}=\"{other}\" is refused: use all (the default: every simulated device reads \
-             every other's memory) or none (no peer access between distinct devices), or unset it"
-        ))),
-    }
-}
-
 static ALLOCATED: [AtomicUsize; MAX_DEVICES] = [const { AtomicUsize::new(0) }; MAX_DEVICES];
 
 /// How many devices the simulated backend has: `DEVICES_ENV`, a whole number from 1 to

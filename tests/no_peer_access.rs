@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! Devices without peer access to each other's memory, simulated with
-//! GRCUDA_SIMULATED_PEER_ACCESS=none (GPUs whose PCIe topology has no peer-to-peer): a GPU
+//! Devices without peer access to each other's memory, made so with GRCUDA_PEER_ACCESS=none
+//! (as GPUs whose PCIe topology has no peer-to-peer are): a GPU
 //! reader of a device-to-device buffer on such a device reads a mirror of the ring on its own
 //! device, filled at every post through pinned host memory, item for item over laps of the
 //! ring; readers of other edges are refused with a message naming both devices. One test in
@@ -70,7 +70,7 @@ fn mirrored_reads(first: &Device, second: &Device, laps: usize) {
 #[test]
 fn readers_without_peer_access_read_a_mirror() {
     // SAFETY: the only test of this binary, run before it starts any thread of its own.
-    unsafe { std::env::set_var("GRCUDA_SIMULATED_PEER_ACCESS", "none") };
+    unsafe { std::env::set_var("GRCUDA_PEER_ACCESS", "none") };
     let first = Device::open(0, BackendChoice::Simulated).unwrap();
     let second = Device::open(1, BackendChoice::Simulated).unwrap();
     assert!(!first.can_be_read_by(&second).unwrap());
@@ -92,7 +92,7 @@ fn readers_without_peer_access_read_a_mirror() {
     assert_eq!(checked, vec![50_000; 3]);
 
     // SAFETY: as above.
-    unsafe { std::env::set_var("GRCUDA_SIMULATED_PEER_ACCESS", "some") };
+    unsafe { std::env::set_var("GRCUDA_PEER_ACCESS", "some") };
     let error = first.can_be_read_by(&second).unwrap_err();
-    assert!(error.to_string().contains("GRCUDA_SIMULATED_PEER_ACCESS=\"some\" is refused"), "{error}");
+    assert!(error.to_string().contains("GRCUDA_PEER_ACCESS=\"some\" is refused"), "{error}");
 }

@@ -234,7 +234,7 @@ class qa_devices(gr_unittest.TestCase):
         )
         for access, expected in (("none", "in place: False"), ("all", "in place: True")):
             with self.subTest(peer_access=access):
-                environment = dict(os.environ, GRCUDA_BACKEND="simulated", GRCUDA_SIMULATED_PEER_ACCESS=access)
+                environment = dict(os.environ, GRCUDA_BACKEND="simulated", GRCUDA_PEER_ACCESS=access)
                 finished = subprocess.run(
                     [sys.executable, "-c", script], env=environment, capture_output=True, text=True, timeout=120
                 )
