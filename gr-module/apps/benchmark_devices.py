@@ -7,7 +7,8 @@ run. Needs a backend with two devices (two GPUs, or the simulated backend's two 
 run); with one, it says so and measures nothing.
 
 1. An edge between GPUs: cuda.null_source (device 0) -> cuda.copy (device 1, reading device
-   0's buffer in place through peer access) -> cuda.null_sink (device 1), against raw
+   0's buffer in place through peer access, and again through its mirror filled over host
+   memory, as on GPUs without peer access) -> cuda.null_sink (device 1), against raw
    device-0-to-device-1 copies (cuMemcpyAsync through libgrcuda's C API, the driver's peer
    copy) of the same bytes per call; 4 MiB per call is the target size.
 2. A chain of four cuda.fft(65536) blocks between cuda.null_source and cuda.null_sink: all on
@@ -38,15 +39,14 @@ def peer_copy_rate(args, nbytes):
 ITEM_BYTES = 4096
 
 
-def edges(args, results):
-    print("### An edge between GPUs against raw peer copies\n")
-    print(
-        "| bytes per call | raw peer copy GB/s | null_source(0) -> copy(1) -> null_sink(1) GB/s | ratio | cores busy |"
-    )
-    print("|---:|---:|---:|---:|---:|")
-    for nbytes in (4 << 20,) if args.quick else (1 << 20, 4 << 20, 16 << 20, 64 << 20):
-        baseline = peer_copy_rate(args, nbytes)
-        items = nbytes // ITEM_BYTES
+def edge_rate(args, items, peer_access):
+    """(bytes/s, cores busy) of null_source(0) -> copy(1) -> null_sink(1) at \\p items per
+    call, with GRCUDA_PEER_ACCESS = \\p peer_access while it runs (blocks attach in their own
+    threads after start(), and read it then): "all" reads device 0's ring in place, "none"
+    through the copy block's mirror, filled over host memory."""
+    saved = os.environ.get("GRCUDA_PEER_ACCESS")
+    os.environ["GRCUDA_PEER_ACCESS"] = peer_access
+    try:
         tb = gr.top_block()
         source = cuda.null_source(ITEM_BYTES, 1, False, device=0)
         copy = cuda.copy(ITEM_BYTES, device=1)
@@ -54,11 +54,43 @@ def edges(args, results):
         configure([source, copy], items, args.buffer_calls)
         tb.connect(source, copy, sink)
         rate, cores = steady_rate_and_cores(tb, sink, args.seconds)
-        module = rate * ITEM_BYTES
-        results["edge"].append({"bytes": nbytes, "raw": baseline, "module": module, "cores": cores})
+    finally:
+        if saved is None:
+            os.environ.pop("GRCUDA_PEER_ACCESS")
+        else:
+            os.environ["GRCUDA_PEER_ACCESS"] = saved
+    return rate * ITEM_BYTES, cores
+
+
+def edges(args, results):
+    print("### An edge between GPUs against raw peer copies\n")
+    print(
+        "null_source(0) -> copy(1) -> null_sink(1): the copy on device 1 reads device 0's buffer in place "
+        "(peer access), or its mirror filled through host memory (GRCUDA_PEER_ACCESS=none).\n"
+    )
+    print(
+        "| bytes per call | raw peer copy GB/s | in place GB/s | ratio | cores busy | through host GB/s | ratio "
+        "| cores busy |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for nbytes in (4 << 20,) if args.quick else (1 << 20, 4 << 20, 16 << 20, 64 << 20):
+        baseline = peer_copy_rate(args, nbytes)
+        items = nbytes // ITEM_BYTES
+        in_place, cores = edge_rate(args, items, "all")
+        mirrored, mirrored_cores = edge_rate(args, items, "none")
+        results["edge"].append(
+            {
+                "bytes": nbytes,
+                "raw": baseline,
+                "module": in_place,
+                "cores": cores,
+                "mirrored": mirrored,
+                "mirrored_cores": mirrored_cores,
+            }
+        )
         print(
-            f"| {nbytes >> 20} MiB | {baseline / 1e9:.1f} | {module / 1e9:.1f} | {100 * module / baseline:.0f}% | "
-            f"{cores:.2f} |"
+            f"| {nbytes >> 20} MiB | {baseline / 1e9:.1f} | {in_place / 1e9:.1f} | {100 * in_place / baseline:.0f}% | "
+            f"{cores:.2f} | {mirrored / 1e9:.1f} | {100 * mirrored / baseline:.0f}% | {mirrored_cores:.2f} |"
         )
     print()
 
@@ -103,6 +135,7 @@ def draw(results, folder):
         {
             "raw peer copy": [(e["bytes"], e["raw"] / 1e9) for e in edge],
             "copy(1) reading device 0's buffer": [(e["bytes"], e["module"] / 1e9) for e in edge],
+            "copy(1) reading its mirror (through host memory)": [(e["bytes"], e["mirrored"] / 1e9) for e in edge],
         },
     )
 
