@@ -141,12 +141,11 @@ def draw(results, folder):
 
 
 def prepare(args):
-    if args.quick:
-        args.volume = min(args.volume, 16 << 20)
     if cuda.device_count() < 2:
         print(f"benchmark_devices needs two devices; this backend has {cuda.device_count()}: nothing measured")
         raise SystemExit(0)
-    args.raw = (benchmark_support.raw(0), benchmark_support.raw(1))
+    benchmark_support.prepare_baselines(args)  # device 0's, and the --quick volume
+    args.raw = (args.raw, benchmark_support.raw(1))
 
 
 if __name__ == "__main__":

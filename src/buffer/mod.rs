@@ -520,7 +520,9 @@ impl Buffer {
     /// its mirror's copy of the span for a reader with one.
     fn order_readers_after(&self, span: RingSpan, post: Option<&Event>) -> Result<()> {
         for reader in self.read_readers().iter() {
-            let Some(stream) = lock(&reader.stream).clone() else { continue };
+            // Held while the mirror is locked, in set_reader_stream's order: no Arc clone per post.
+            let stream = lock(&reader.stream);
+            let Some(stream) = stream.as_ref() else { continue };
             match lock(&reader.mirror).as_ref() {
                 Some(mirror) => mirror.copy_posted(
                     self.device_ring.address(),
@@ -528,7 +530,7 @@ impl Buffer {
                     self.ring_items,
                     self.item_size,
                     post,
-                    &stream,
+                    stream,
                 )?,
                 None => {
                     if let Some(post) = post {
