@@ -1308,6 +1308,67 @@ enum grcuda_status grcuda_logpwrfft_power(const struct grcuda_stream *stream,
                                           float offset);
 
 /**
+ * Whether grcuda_logpwrfft_spectra_cc() and grcuda_logpwrfft_spectra_fc() handle spectra of
+ * `length` bins: a power of two from 32 to 4096. For other lengths use
+ * grcuda_logpwrfft_frames_cc(), an FFT plan and grcuda_logpwrfft_power().
+ */
+GRCUDA_MUST_USE bool grcuda_logpwrfft_spectra_supported(size_t length);
+
+/**
+ * The twiddle table grcuda_logpwrfft_spectra_cc() and _fc() read for `length` bins, which the
+ * caller copies to device memory once and passes to every call. Stores the table's length in
+ * complex floats in `*count_out`, and, when `capacity` (in complex floats) holds it, the
+ * table into `table` (host memory, two floats per entry); pass NULL and 0 to ask for the
+ * length. InvalidArgument for a length grcuda_logpwrfft_spectra_supported() refuses or a
+ * capacity that is neither 0 nor enough.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_logpwrfft_spectra_twiddles(size_t length,
+                                                     void *table,
+                                                     size_t capacity,
+                                                     size_t *count_out);
+
+/**
+ * grcuda_logpwrfft_frames_cc(), the forward FFT of each frame and grcuda_logpwrfft_power() in
+ * one kernel (two with alpha below 1), for the lengths grcuda_logpwrfft_spectra_supported()
+ * accepts: complex float input, `frames` frames of `length` items `stride` (at least
+ * `length`) items apart; `window` holds `length` float taps, `twiddles` the table of
+ * grcuda_logpwrfft_spectra_twiddles(), both in device memory; `output`, `state`, `shift`,
+ * `alpha` and `offset` as for grcuda_logpwrfft_power(), whose decibels this matches within a
+ * few 1e-6 dB. Output and state overlap neither each other nor the inputs.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_logpwrfft_spectra_cc(const struct grcuda_stream *stream,
+                                               const void *input,
+                                               size_t stride,
+                                               const float *window,
+                                               const void *twiddles,
+                                               float *output,
+                                               float *state,
+                                               size_t length,
+                                               size_t frames,
+                                               bool shift,
+                                               double alpha,
+                                               float offset);
+
+/**
+ * As grcuda_logpwrfft_spectra_cc(), for float input (logpwrfft_f).
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_logpwrfft_spectra_fc(const struct grcuda_stream *stream,
+                                               const void *input,
+                                               size_t stride,
+                                               const float *window,
+                                               const void *twiddles,
+                                               float *output,
+                                               float *state,
+                                               size_t length,
+                                               size_t frames,
+                                               bool shift,
+                                               double alpha,
+                                               float offset);
+
+/**
  * The history (GNU Radio's set_history()) a moving average of `length` items restarted at
  * least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
  * up to 32 outputs that a call may start inside, which it recomputes so that the output

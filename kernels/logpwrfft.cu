@@ -17,6 +17,16 @@
 // precision with separate multiply and add roundings as the CPU computes y = alpha * x +
 // (1 - alpha) * y_prev. Either way the state after the call is the last frame's output, so
 // output does not depend on how the stream is split into calls.
+//
+// grcuda_logpwrfft_spectra_*: the whole chain for power-of-two lengths from 32 to 4096 in one
+// kernel, so that a sample is read once and its decibel written once (12 or 8 bytes against
+// the three passes' 44). Each frame is an FFT in shared memory: Stockham passes of radix 16
+// (the first of radix 2, 4, 8 or 16) with the values of a pass in registers, SPECTRUM_VALUES
+// per thread, length / 16 threads per frame, blockDim.x / (length / 16) frames per block.
+// Twiddles come from a table the host computes in double precision, one run per pass after
+// the first, laid out so that a warp's lanes read consecutive entries. With averaging the
+// kernel leaves powers, which grcuda_logpwrfft_average_powers then averages into decibels in
+// place.
 
 #include "grcuda_common.cuh"
 
@@ -74,9 +84,44 @@ extern "C" __global__ void grcuda_logpwrfft_power(const complex64* spectrum, flo
     }
 }
 
-// Frames whose spectrum a thread of _average loads at once: the loads do not depend on the
-// running average, so they go out together instead of costing a memory latency per frame.
-#define AVERAGE_FRAMES_IN_FLIGHT 8
+// Frames whose power a thread of the averaging kernels has in flight: the loads do not depend
+// on the running average, so they go out a batch ahead instead of costing a memory latency per
+// frame (with one thread per bin there are few threads to hide it).
+#define AVERAGE_FRAMES_IN_FLIGHT 32
+
+namespace {
+
+// single_pole_iir_filter_ff over one bin's frames in order, from `state[position]`;
+// `power_of(frame)` is the bin's power in that frame.
+template <class PowerOf>
+__device__ inline void average_bin(PowerOf power_of, float* output, float* state,
+                                   count_type position, count_type length, count_type frames,
+                                   float offset, double alpha, double one_minus_alpha) {
+    float previous = state[position];
+    float next[AVERAGE_FRAMES_IN_FLIGHT];
+#pragma unroll
+    for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) next[f] = count_type(f) < frames ? power_of(f) : 0.0f;
+    for (count_type first = 0; first < frames; first += AVERAGE_FRAMES_IN_FLIGHT) {
+        float values[AVERAGE_FRAMES_IN_FLIGHT];
+#pragma unroll
+        for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
+            values[f] = next[f];
+            const count_type ahead = first + AVERAGE_FRAMES_IN_FLIGHT + f;
+            next[f] = ahead < frames ? power_of(ahead) : 0.0f;
+        }
+#pragma unroll
+        for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
+            if (first + f < frames) {
+                previous = (float)__dadd_rn(__dmul_rn(alpha, (double)values[f]),
+                                            __dmul_rn(one_minus_alpha, (double)previous));
+                output[(first + f) * length + position] = decibels(previous, offset);
+            }
+        }
+    }
+    state[position] = previous;
+}
+
+}  // namespace
 
 extern "C" __global__ void grcuda_logpwrfft_average(const complex64* spectrum, float* output,
                                                     float* state, count_type length,
@@ -85,22 +130,173 @@ extern "C" __global__ void grcuda_logpwrfft_average(const complex64* spectrum, f
                                                     double one_minus_alpha) {
     GRID_STRIDE_LOOP(position, length) {
         const count_type source = source_bin(position, rotation, length);
-        float previous = state[position];
-        for (count_type first = 0; first < frames; first += AVERAGE_FRAMES_IN_FLIGHT) {
-            float values[AVERAGE_FRAMES_IN_FLIGHT];
+        average_bin([&](count_type frame) { return power(spectrum[frame * length + source]); },
+                    output, state, position, length, frames, offset, alpha, one_minus_alpha);
+    }
+}
+
+// Values each thread of grcuda_logpwrfft_spectra_* holds through a pass, and its largest block.
+#define SPECTRUM_VALUES 16
+#define SPECTRUM_MAX_THREADS 256
+
+namespace {
+
+// exp(-2 pi i m / 16) for m < 8, the roots a radix-16 pass needs.
+__device__ inline complex64 root16(int m) {
+    const float c[8] = {1.0f, 0.92387953251128674f, 0.70710678118654752f, 0.38268343236508977f,
+                        0.0f, -0.38268343236508977f, -0.70710678118654752f, -0.92387953251128674f};
+    const float s[8] = {0.0f, 0.38268343236508977f, 0.70710678118654752f, 0.92387953251128674f,
+                        1.0f, 0.92387953251128674f, 0.70710678118654752f, 0.38268343236508977f};
+    return complex64{c[m], -s[m]};
+}
+
+// An R-point forward DFT of registers, natural order in and out (radix-2 decimation in time,
+// unrolled at compile time).
+template <int R>
+struct RegisterDft {
+    static __device__ inline void run(complex64* v) {
+        complex64 even[R / 2], odd[R / 2];
 #pragma unroll
-            for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
-                values[f] = first + f < frames ? power(spectrum[(first + f) * length + source]) : 0.0f;
-            }
-#pragma unroll
-            for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
-                if (first + f < frames) {
-                    previous = (float)__dadd_rn(__dmul_rn(alpha, (double)values[f]),
-                                                __dmul_rn(one_minus_alpha, (double)previous));
-                    output[(first + f) * length + position] = decibels(previous, offset);
-                }
-            }
+        for (int i = 0; i < R / 2; i++) {
+            even[i] = v[2 * i];
+            odd[i] = v[2 * i + 1];
         }
-        state[position] = previous;
+        RegisterDft<R / 2>::run(even);
+        RegisterDft<R / 2>::run(odd);
+#pragma unroll
+        for (int k = 0; k < R / 2; k++) {
+            const complex64 t = k == 0 ? odd[k] : grcuda::multiply(odd[k], root16(k * 16 / R));
+            v[k] = grcuda::add(even[k], t);
+            v[k + R / 2] = grcuda::subtract(even[k], t);
+        }
+    }
+};
+template <>
+struct RegisterDft<1> {
+    static __device__ inline void run(complex64*) {}
+};
+
+// One Stockham pass of radix R over a frame of n values: the thread's ITERS groups j = t + i *
+// threads_per_frame load v[r] = x[j + r n / R], twiddle them by exp(-2 pi i r k / (stride R))
+// with k = j mod stride, transform them, and store them at (j - k) R + k + r stride.
+// `exchange_in_place` waits for every thread's loads before any store overwrites them.
+template <int R, int ITERS, class Load, class Store>
+__device__ inline void stockham_pass(complex64 (&v)[SPECTRUM_VALUES], int t, int threads_per_frame, int n,
+                                     int stride, const complex64* twiddles, Load load, Store store,
+                                     bool exchange_in_place) {
+#pragma unroll
+    for (int i = 0; i < ITERS; i++) {
+        const int j = t + i * threads_per_frame;
+#pragma unroll
+        for (int r = 0; r < R; r++) v[i * R + r] = load(j + r * (n / R));
+    }
+    if (exchange_in_place) __syncthreads();
+#pragma unroll
+    for (int i = 0; i < ITERS; i++) {
+        const int j = t + i * threads_per_frame;
+        const int k = j & (stride - 1);
+        if (stride > 1) {
+#pragma unroll
+            for (int r = 1; r < R; r++) v[i * R + r] = grcuda::multiply(v[i * R + r], twiddles[(r - 1) * stride + k]);
+        }
+        RegisterDft<R>::run(&v[i * R]);
+        const int base = (j - k) * R + k;
+#pragma unroll
+        for (int r = 0; r < R; r++) store(base + r * stride, v[i * R + r]);
+    }
+}
+
+// Shared memory index of value i of a frame: one pad per 16 values keeps the strided stores of
+// a pass off a single bank.
+__device__ inline int padded(int i) { return i + (i >> 4); }
+
+// Group `group` of the frames: frames_per_block frames, one per slice of the block. Not
+// inlined into the kernel's loop over groups, where hoisting the passes' addresses out of
+// the loop spills the registers the values need (about 1 KB per thread).
+template <typename T>
+__device__ __noinline__ void logpwrfft_spectra_group(count_type group, const T* input,
+                                                     count_type stride, const float* window,
+                                                     const complex64* twiddles, float* output,
+                                                     float* state, int length, int log2_length,
+                                                     count_type frames, int rotation,
+                                                     float offset, bool decibels_out) {
+    extern __shared__ complex64 exchange[];
+    const int threads_per_frame = length / 16;
+    const int frames_per_block = blockDim.x / threads_per_frame;
+    const int local = threadIdx.x / threads_per_frame;
+    const int t = threadIdx.x - local * threads_per_frame;
+    complex64* x = exchange + local * (length + length / 16);
+    const count_type frame = group * frames_per_block + local;
+    const bool active = frame < frames;
+    const T* in = input + frame * stride;
+    auto load_input = [&](int i) { return active ? windowed(in[i], window[i]) : complex64{0.0f, 0.0f}; };
+    auto load_shared = [&](int i) { return x[padded(i)]; };
+    auto store_shared = [&](int i, complex64 value) { x[padded(i)] = value; };
+    auto store_output = [&](int i, complex64 value) {
+        if (!active) return;
+        const float p = power(value);
+        int position = i - rotation;
+        if (position < 0) position += length;
+        // __log10f: within 3 ulp, a few 1e-6 dB, and a tenth of the kernel's time less.
+        output[frame * length + position] =
+            decibels_out ? 10.0f * __log10f(fmaxf(p, 1.17549435e-38f)) + offset : p;
+        if (decibels_out && frame + 1 == frames) state[position] = p;
+    };
+    complex64 v[SPECTRUM_VALUES];
+    int radix16_passes = log2_length / 4;
+    int pass_stride;
+    const complex64* pass_twiddles = twiddles;
+    switch (log2_length % 4) {
+    case 1: stockham_pass<2, 8>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false); pass_stride = 2; break;
+    case 2: stockham_pass<4, 4>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false); pass_stride = 4; break;
+    case 3: stockham_pass<8, 2>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false); pass_stride = 8; break;
+    default:
+        stockham_pass<16, 1>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false);
+        pass_stride = 16;
+        radix16_passes--;
+        break;
+    }
+    __syncthreads();
+    for (; radix16_passes > 1; radix16_passes--) {
+        stockham_pass<16, 1>(v, t, threads_per_frame, length, pass_stride, pass_twiddles, load_shared, store_shared, true);
+        pass_twiddles += 15 * pass_stride;
+        pass_stride *= 16;
+        __syncthreads();
+    }
+    stockham_pass<16, 1>(v, t, threads_per_frame, length, pass_stride, pass_twiddles, load_shared, store_output, false);
+    // The next group's first stores must not overwrite values this pass still loads.
+    __syncthreads();
+}
+
+}  // namespace
+
+#define LOGPWRFFT_SPECTRA_KERNEL(name, T)                                                        \
+    extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS, 3)                       \
+        grcuda_logpwrfft_spectra_##name(const T* input, count_type stride, const float* window, \
+                                        const complex64* twiddles, float* output, float* state, \
+                                        int length, int log2_length, count_type frames,         \
+                                        int rotation, float offset, int decibels_out) {         \
+        const count_type frames_per_block = blockDim.x / (length / 16);                         \
+        const count_type groups = (frames + frames_per_block - 1) / frames_per_block;           \
+        for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {               \
+            logpwrfft_spectra_group(group, input, stride, window, twiddles, output, state,      \
+                                    length, log2_length, frames, rotation, offset,              \
+                                    decibels_out != 0);                                         \
+        }                                                                                       \
+    }
+
+LOGPWRFFT_SPECTRA_KERNEL(float32, float)
+LOGPWRFFT_SPECTRA_KERNEL(complex64, complex64)
+
+// grcuda_logpwrfft_average's filter over powers that grcuda_logpwrfft_spectra_* left in
+// `output` (already in output order), replaced in place by the decibels: a thread reads a
+// bin's frames only ahead of the ones it writes.
+extern "C" __global__ void grcuda_logpwrfft_average_powers(float* output, float* state,
+                                                           count_type length, count_type frames,
+                                                           float offset, double alpha,
+                                                           double one_minus_alpha) {
+    GRID_STRIDE_LOOP(position, length) {
+        average_bin([&](count_type frame) { return output[frame * length + position]; }, output,
+                    state, position, length, frames, offset, alpha, one_minus_alpha);
     }
 }

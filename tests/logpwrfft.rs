@@ -176,36 +176,19 @@ fn the_chain_with_an_fft_matches_rustfft_in_double_precision() {
     let window = random_real(&mut rng, length);
     let device_input = harness.upload(&input);
     let device_window = harness.upload(&window);
-    let spectra = harness.allocate::<Complex32>(length * frames);
-    let output = harness.allocate::<f32>(length * frames);
     let state = harness.upload(&vec![0.0f32; length]);
-    let mut plan = FftPlan::new(&harness.stream, FftKind::Forward, length).unwrap();
-    unsafe {
-        kernels::logpwrfft_frames::<Complex32>(
-            &harness.stream,
-            device_input.address() + (length * size_of::<Complex32>()) as u64,
-            length * decimation,
-            device_window.address(),
-            spectra.address(),
-            length,
-            frames,
-        )
-        .unwrap();
-        plan.execute(frames, spectra.address(), spectra.address()).unwrap();
-        kernels::logpwrfft_power(
-            &harness.stream,
-            spectra.address(),
-            output.address(),
-            state.address(),
-            length,
-            frames,
-            true,
-            1.0,
-            0.0,
-        )
-        .unwrap();
-    }
-    let actual = harness.read::<f32>(output.address(), length * frames);
+    let actual = three_steps::<Complex32>(
+        &harness,
+        device_input.address() + (length * size_of::<Complex32>()) as u64,
+        length * decimation,
+        device_window.address(),
+        state.address(),
+        length,
+        frames,
+        true,
+        1.0,
+        0.0,
+    );
     let fft = FftPlanner::<f64>::new().plan_fft_forward(length);
     for frame in 0..frames {
         let start = (frame * decimation + 1) * length;
@@ -258,4 +241,191 @@ fn bad_arguments_are_refused() {
     .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
     assert!(error.to_string().contains("stride"), "{error}");
+}
+
+/// Decibels of `frames` frames through the three steps (frames, FFT plan, power kernel).
+#[allow(clippy::too_many_arguments)] // one spectrum chain's settings
+fn three_steps<T: SpectrumInput>(
+    harness: &Harness,
+    input: u64,
+    stride: usize,
+    window: u64,
+    state: u64,
+    length: usize,
+    frames: usize,
+    shift: bool,
+    alpha: f64,
+    offset: f32,
+) -> Vec<f32> {
+    let spectra = harness.allocate::<Complex32>(length * frames);
+    let output = harness.allocate::<f32>(length * frames);
+    let mut plan = FftPlan::new(&harness.stream, FftKind::Forward, length).unwrap();
+    unsafe {
+        kernels::logpwrfft_frames::<T>(&harness.stream, input, stride, window, spectra.address(), length, frames)
+            .unwrap();
+        plan.execute(frames, spectra.address(), spectra.address()).unwrap();
+        kernels::logpwrfft_power(
+            &harness.stream,
+            spectra.address(),
+            output.address(),
+            state,
+            length,
+            frames,
+            shift,
+            alpha,
+            offset,
+        )
+        .unwrap();
+    }
+    harness.read::<f32>(output.address(), length * frames)
+}
+
+/// The one-kernel spectra against the three steps on the same input, in calls of `split`
+/// frames (the state carried between them), compared as powers: within 1e-5 of the frame's mean
+/// power plus the bin's own (two float FFTs' roundings grow with both).
+fn check_spectra<T: SpectrumInput>(
+    input: &[T],
+    length: usize,
+    decimation: usize,
+    shift: bool,
+    alpha: f64,
+    split: usize,
+) {
+    let harness = Harness::new("logpwrfft spectra");
+    let mut rng = StdRng::seed_from_u64(length as u64 + decimation as u64);
+    let window = random_real(&mut rng, length);
+    let stride = length * decimation;
+    let first = (decimation - 1) * length;
+    let frames = (input.len() - first) / stride;
+    let device_input = harness.upload(input);
+    let device_window = harness.upload(&window);
+    let twiddles = harness.upload(&kernels::logpwrfft_spectra_twiddles(length).unwrap());
+    let start = device_input.address() + (first * size_of::<T>()) as u64;
+    let reference_state = harness.upload(&vec![0.0f32; length]);
+    let expected = three_steps::<T>(
+        &harness,
+        start,
+        stride,
+        device_window.address(),
+        reference_state.address(),
+        length,
+        frames,
+        shift,
+        alpha,
+        -7.0,
+    );
+    let state = harness.upload(&vec![0.0f32; length]);
+    let output = harness.allocate::<f32>(length * frames);
+    let mut done = 0;
+    while done < frames {
+        let call = split.min(frames - done);
+        unsafe {
+            kernels::logpwrfft_spectra::<T>(
+                &harness.stream,
+                start + (done * stride * size_of::<T>()) as u64,
+                stride,
+                device_window.address(),
+                twiddles.address(),
+                output.address() + (done * length * size_of::<f32>()) as u64,
+                state.address(),
+                length,
+                call,
+                shift,
+                alpha,
+                -7.0,
+            )
+            .unwrap()
+        };
+        done += call;
+    }
+    let actual = harness.read::<f32>(output.address(), length * frames);
+    let to_power = |decibels: f32| 10f64.powf((f64::from(decibels) + 7.0) / 10.0);
+    for frame in 0..frames {
+        let range = frame * length..(frame + 1) * length;
+        let mean = expected[range.clone()].iter().map(|&d| to_power(d)).sum::<f64>() / length as f64;
+        for index in range {
+            let (a, e) = (to_power(actual[index]), to_power(expected[index]));
+            assert!(
+                (a - e).abs() <= 1e-5 * (mean + e),
+                "length {length}, decimation {decimation}, shift {shift}, alpha {alpha}, frame {frame}, bin {}: \
+                 power {a}, expected {e} (frame mean {mean})",
+                index - frame * length
+            );
+        }
+    }
+    let (actual_state, expected_state) =
+        (harness.read::<f32>(state.address(), length), harness.read::<f32>(reference_state.address(), length));
+    let mean = expected_state.iter().map(|&p| f64::from(p)).sum::<f64>() / length as f64;
+    for (bin, (a, e)) in actual_state.iter().zip(&expected_state).enumerate() {
+        let (a, e) = (f64::from(*a), f64::from(*e));
+        assert!((a - e).abs() <= 1e-5 * (mean + e), "state of bin {bin}: {a}, expected {e}");
+    }
+}
+
+#[test]
+fn one_kernel_spectra_match_the_three_steps() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for length in [32, 64, 128, 256, 512, 1024, 2048, 4096] {
+        let complex = random_complex(&mut rng, length * 21 + 5);
+        let real = random_real(&mut rng, length * 21 + 5);
+        check_spectra(&complex, length, 1, true, 1.0, 7);
+        check_spectra(&real, length, 1, false, 1.0, 21);
+        check_spectra(&complex, length, 3, false, 0.25, 2);
+        check_spectra(&real, length, 2, true, 0.5, 3);
+    }
+}
+
+#[test]
+fn one_kernel_spectra_refuse_lengths_they_do_not_handle() {
+    let harness = Harness::new("logpwrfft spectra");
+    let buffer = harness.allocate::<Complex32>(1 << 14);
+    let output = harness.allocate::<f32>(1 << 14);
+    let state = harness.allocate::<f32>(8192);
+    for length in [0, 1, 16, 31, 48, 1000, 8192] {
+        assert!(!kernels::logpwrfft_spectra_supported(length));
+        let error = kernels::logpwrfft_spectra_twiddles(length).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        let error = unsafe {
+            kernels::logpwrfft_spectra::<Complex32>(
+                &harness.stream,
+                buffer.address(),
+                length,
+                output.address(),
+                buffer.address(),
+                output.address(),
+                state.address(),
+                length,
+                1,
+                false,
+                1.0,
+                0.0,
+            )
+        }
+        .unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        assert!(error.to_string().contains("power-of-two length"), "{error}");
+    }
+    assert!(kernels::logpwrfft_spectra_supported(1024));
+    // Output over the state, and alpha outside [0, 1].
+    let twiddles = harness.upload(&kernels::logpwrfft_spectra_twiddles(64).unwrap());
+    let call = |state: u64, alpha: f64| unsafe {
+        kernels::logpwrfft_spectra::<f32>(
+            &harness.stream,
+            buffer.address(),
+            64,
+            buffer.address(),
+            twiddles.address(),
+            output.address(),
+            state,
+            64,
+            4,
+            false,
+            alpha,
+            0.0,
+        )
+    };
+    let error = call(output.address(), 1.0).unwrap_err();
+    assert!(error.to_string().contains("overlap"), "{error}");
+    let error = call(state.address(), 2.0).unwrap_err();
+    assert!(error.to_string().contains("alpha"), "{error}");
 }

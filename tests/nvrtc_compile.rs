@@ -88,6 +88,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_overlap_save_gather_{name}"));
         expected.push(format!("grcuda_overlap_save_extract_{name}"));
         expected.push(format!("grcuda_logpwrfft_frames_{name}"));
+        expected.push(format!("grcuda_logpwrfft_spectra_{name}"));
     }
     for types in ["ccc", "ccf", "fff"] {
         expected.push(format!("grcuda_fir_filter_{types}"));
@@ -121,6 +122,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         "grcuda_load",
         "grcuda_logpwrfft_power",
         "grcuda_logpwrfft_average",
+        "grcuda_logpwrfft_average_powers",
     ] {
         expected.push(name.to_string());
     }

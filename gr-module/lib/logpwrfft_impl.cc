@@ -5,12 +5,14 @@
 
 // GNU Radio's logpwrfft hierarchical block (stream_to_vector_decimator, fft_vcc /
 // fft_vfc, complex_to_mag_squared, single_pole_iir_filter_ff, nlog10_ff) as one general
-// block with two launches around its batched cuFFT: the frames kernel gathers the kept
-// vector of each group of fft_size * decimation input items and windows it into the FFT's
-// input, the transform runs in place, and the power kernel writes the decibels,
-// fft-shifted as an index, averaged with the state the block keeps in device memory. Each
-// call takes whole groups, a power of two of them as cuda.fft does, so the cuFFT handles
-// stay few.
+// block. For the FFT sizes grcuda_logpwrfft_spectra_supported() accepts (powers of two
+// from 32 to 4096, where a spectrum fits a thread block's shared memory) one kernel
+// gathers the kept vector of each group of fft_size * decimation input items, windows
+// it, transforms it and writes the decibels, fft-shifted as an index, averaged with the
+// state the block keeps in device memory; that beats cuFFT with callbacks, whose loads
+// and stores run at 40-70% of a bare transform. Other sizes take three steps: the frames
+// kernel into the FFT's input, a batched cuFFT in place, the power kernel; each call then
+// takes a power of two of groups, as cuda.fft does, so the cuFFT handles stay few.
 
 #include "arguments.h"
 #include "fft_batch.h"
@@ -81,6 +83,49 @@ grcuda_status frames_kernel(const grcuda_stream* stream,
     } else {
         return grcuda_logpwrfft_frames_cc(
             stream, input, stride, window, output, length, frames);
+    }
+}
+
+template <class T>
+grcuda_status spectra_kernel(const grcuda_stream* stream,
+                             const T* input,
+                             size_t stride,
+                             const float* window,
+                             const void* twiddles,
+                             float* output,
+                             float* state,
+                             size_t length,
+                             size_t frames,
+                             bool shift,
+                             double alpha,
+                             float offset)
+{
+    if constexpr (std::is_same_v<T, float>) {
+        return grcuda_logpwrfft_spectra_fc(stream,
+                                           input,
+                                           stride,
+                                           window,
+                                           twiddles,
+                                           output,
+                                           state,
+                                           length,
+                                           frames,
+                                           shift,
+                                           alpha,
+                                           offset);
+    } else {
+        return grcuda_logpwrfft_spectra_cc(stream,
+                                           input,
+                                           stride,
+                                           window,
+                                           twiddles,
+                                           output,
+                                           state,
+                                           length,
+                                           frames,
+                                           shift,
+                                           alpha,
+                                           offset);
     }
 }
 
@@ -178,14 +223,26 @@ logpwrfft_impl<T>::logpwrfft_impl(double sample_rate,
       d_avg_alpha(avg_alpha),
       d_window(this->device(), this->stream(), d_name + " window"),
       d_state(this->device(), this->stream(), d_name + " average"),
+      d_twiddles(this->device(), this->stream(), d_name + " twiddles"),
       d_spectra(this->device(), this->stream(), d_name + " spectra")
 {
     // Tags move as GNU Radio's chain moves them (propagate_tags()).
     this->set_tag_propagation_policy(gr::block::TPP_DONT);
-    grcuda_fft_plan* plan = nullptr;
-    check(grcuda_fft_plan_new(this->stream(), GRCUDA_FFT_FORWARD, fft_size, &plan),
-          (d_name + " plan").c_str());
-    d_plan.reset(plan);
+    if (grcuda_logpwrfft_spectra_supported(size_t(fft_size))) {
+        size_t entries = 0;
+        check(grcuda_logpwrfft_spectra_twiddles(size_t(fft_size), nullptr, 0, &entries),
+              (d_name + " twiddles").c_str());
+        std::vector<gr_complex> twiddles(entries);
+        check(grcuda_logpwrfft_spectra_twiddles(
+                  size_t(fft_size), twiddles.data(), twiddles.size(), &entries),
+              (d_name + " twiddles").c_str());
+        d_twiddles.assign(twiddles);
+    } else {
+        grcuda_fft_plan* plan = nullptr;
+        check(grcuda_fft_plan_new(this->stream(), GRCUDA_FFT_FORWARD, fft_size, &plan),
+              (d_name + " plan").c_str());
+        d_plan.reset(plan);
+    }
     d_window.assign(window.empty() ? std::vector<float>(fft_size, 1.0f) : window);
     // GNU Radio's filter starts from 0; growing an array fills it with zeros.
     d_state.reserve(sizeof(float) * size_t(fft_size));
@@ -310,6 +367,57 @@ void logpwrfft_impl<T>::propagate_tags(int consumed)
 }
 
 template <class T>
+void logpwrfft_impl<T>::compute_in_one_kernel(const T* first_kept,
+                                              int64_t group,
+                                              int64_t frames,
+                                              float* out)
+{
+    check(spectra_kernel<T>(this->stream(),
+                            first_kept,
+                            size_t(group),
+                            d_window.data_as<const float>(),
+                            d_twiddles.data(),
+                            out,
+                            d_state.data_as<float>(),
+                            size_t(d_fft_size),
+                            size_t(frames),
+                            d_shift,
+                            d_average ? d_avg_alpha : 1.0,
+                            d_offset),
+          d_name.c_str());
+}
+
+template <class T>
+void logpwrfft_impl<T>::compute_around_cufft(const T* first_kept,
+                                             int64_t group,
+                                             int64_t frames,
+                                             float* out)
+{
+    d_spectra.reserve(size_t(frames) * d_fft_size * sizeof(gr_complex)); // grows only
+    check(frames_kernel<T>(this->stream(),
+                           first_kept,
+                           size_t(group),
+                           d_window.data_as<const float>(),
+                           d_spectra.data(),
+                           d_fft_size,
+                           size_t(frames)),
+          d_name.c_str());
+    check(grcuda_fft_plan_execute(
+              d_plan.get(), size_t(frames), d_spectra.data(), d_spectra.data()),
+          d_name.c_str());
+    check(grcuda_logpwrfft_power(this->stream(),
+                                 d_spectra.data(),
+                                 out,
+                                 d_state.data_as<float>(),
+                                 d_fft_size,
+                                 size_t(frames),
+                                 d_shift,
+                                 d_average ? d_avg_alpha : 1.0,
+                                 d_offset),
+          d_name.c_str());
+}
+
+template <class T>
 int logpwrfft_impl<T>::general_work(int noutput_items,
                                     gr_vector_int& ninput_items,
                                     gr_vector_const_void_star& input_items,
@@ -322,33 +430,16 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
     if (available <= 0) {
         return 0;
     }
-    const size_t frames = fft_batch(static_cast<size_t>(available));
-    d_spectra.reserve(frames * d_fft_size * sizeof(gr_complex)); // grows only
-    const grcuda_stream* queue = this->stream();
     // The kept vector of each group is its last.
     const T* first_kept =
         static_cast<const T*>(input_items[0]) + (group - int64_t{ d_fft_size });
-    check(frames_kernel<T>(queue,
-                           first_kept,
-                           static_cast<size_t>(group),
-                           d_window.data_as<const float>(),
-                           d_spectra.data(),
-                           d_fft_size,
-                           frames),
-          d_name.c_str());
-    check(
-        grcuda_fft_plan_execute(d_plan.get(), frames, d_spectra.data(), d_spectra.data()),
-        d_name.c_str());
-    check(grcuda_logpwrfft_power(queue,
-                                 d_spectra.data(),
-                                 static_cast<float*>(output_items[0]),
-                                 d_state.data_as<float>(),
-                                 d_fft_size,
-                                 frames,
-                                 d_shift,
-                                 d_average ? d_avg_alpha : 1.0,
-                                 d_offset),
-          d_name.c_str());
+    float* out = static_cast<float*>(output_items[0]);
+    const int64_t frames = d_plan ? int64_t(fft_batch(size_t(available))) : available;
+    if (d_plan) {
+        compute_around_cufft(first_kept, group, frames, out);
+    } else {
+        compute_in_one_kernel(first_kept, group, frames, out);
+    }
 
     const int consumed = static_cast<int>(frames * group);
     propagate_tags(consumed);

@@ -9,11 +9,19 @@
 //! average's state (one float per bin, GNU Radio's previous output) lives in device memory
 //! that the caller owns and passes to every call; each call leaves in it the last frame's
 //! output, so the output does not depend on how the stream is split into calls.
+//!
+//! [`logpwrfft_spectra`] is the same chain in one kernel for the lengths
+//! [`logpwrfft_spectra_supported`] accepts: the FFT runs in shared memory, with the twiddle
+//! table [`logpwrfft_spectra_twiddles`] makes, which the caller keeps in device memory. On the
+//! simulated backend it runs the three steps above on the CPU, with rustfft between them.
 
 use crate::error::{Error, Result};
 use crate::kernels::element::{Complex32, WindowElement};
 use crate::kernels::launch::{self, argument};
-use crate::kernels::program::{LOGPWRFFT_AVERAGE_KERNELS, LOGPWRFFT_FRAMES_KERNELS, LOGPWRFFT_POWER_KERNELS};
+use crate::kernels::program::{
+    LOGPWRFFT_AVERAGE_KERNELS, LOGPWRFFT_AVERAGE_POWERS_KERNELS, LOGPWRFFT_FRAMES_KERNELS, LOGPWRFFT_POWER_KERNELS,
+    LOGPWRFFT_SPECTRA_KERNELS,
+};
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -131,7 +139,7 @@ pub unsafe fn logpwrfft_power(
     validate::disjoint(("spectrum", &spectrum_range), ("output", &output_range))?;
     validate::disjoint(("spectrum", &spectrum_range), ("state", &state_range))?;
     validate::disjoint(("output", &output_range), ("state", &state_range))?;
-    let rotation = if shift { length.div_ceil(2) % length } else { 0 };
+    let rotation = rotation(length, shift);
     let on_cpu = || unsafe { cpu::logpwrfft_power(spectrum, output, state, length, rotation, frames, alpha, offset) };
     // Without averaging every item is independent; with it, each bin's frames are a chain.
     let averaging = alpha != 1.0;
@@ -153,4 +161,204 @@ pub unsafe fn logpwrfft_power(
         let (used, threads) = if averaging { (9, length) } else { (7, count) };
         unsafe { kernel.launch(threads, &mut arguments[..used]) }
     })
+}
+
+/// fft_vcc's shift as an index: output bin j is spectrum bin (j + rotation) mod length.
+fn rotation(length: usize, shift: bool) -> usize {
+    if shift { length.div_ceil(2) % length } else { 0 }
+}
+
+/// The shortest and longest spectra [`logpwrfft_spectra`] transforms (powers of two between).
+const SPECTRA_LENGTHS: std::ops::RangeInclusive<usize> = 32..=4096;
+
+/// Values each thread of the spectra kernel holds (`SPECTRUM_VALUES` in the source) and the
+/// block size it is tuned for (it takes up to `SPECTRUM_MAX_THREADS`, 256).
+const SPECTRUM_VALUES: usize = 16;
+const SPECTRUM_THREADS: usize = 128;
+
+/// Whether [`logpwrfft_spectra`] handles spectra of `length` bins: a power of two from 32 to
+/// 4096. Other lengths take [`logpwrfft_frames`], an FFT plan and [`logpwrfft_power`].
+pub fn logpwrfft_spectra_supported(length: usize) -> bool {
+    length.is_power_of_two() && SPECTRA_LENGTHS.contains(&length)
+}
+
+/// The strides of the spectra kernel's passes that twiddle: after a first pass of radix 2, 4, 8
+/// or 16, each radix-16 pass multiplies the stride by 16.
+fn twiddled_pass_strides(length: usize) -> impl Iterator<Item = usize> {
+    let remainder = length.trailing_zeros() % 4;
+    let first = if remainder == 0 { 16 } else { 1 << remainder };
+    std::iter::successors(Some(first), |stride| Some(stride * 16)).take_while(move |&stride| stride < length)
+}
+
+/// The twiddle table of [`logpwrfft_spectra`] for `length` bins: for each pass after the first
+/// (stride s), entries (r - 1) * s + k = exp(-2 pi i r k / (16 s)) for r in 1..16 and k < s,
+/// computed in double precision and rounded to complex64.
+pub fn logpwrfft_spectra_twiddles(length: usize) -> Result<Vec<Complex32>> {
+    require_spectra_length(length)?;
+    let mut table = Vec::new();
+    for stride in twiddled_pass_strides(length) {
+        for r in 1..16 {
+            for k in 0..stride {
+                let angle = -2.0 * std::f64::consts::PI * (r * k) as f64 / (16 * stride) as f64;
+                table.push(Complex32::new(angle.cos() as f32, angle.sin() as f32));
+            }
+        }
+    }
+    Ok(table)
+}
+
+fn require_spectra_length(length: usize) -> Result<()> {
+    if logpwrfft_spectra_supported(length) {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(format!(
+        "logpwrfft spectra in one kernel need a power-of-two length from {} to {}, got {length}: use the \
+         frames, an FFT plan and the power kernel for it",
+        SPECTRA_LENGTHS.start(),
+        SPECTRA_LENGTHS.end()
+    )))
+}
+
+/// [`logpwrfft_frames`], the forward FFT of each frame and [`logpwrfft_power`] in one kernel
+/// (two with averaging), for lengths [`logpwrfft_spectra_supported`] accepts: from `frames`
+/// frames of `length` input items `stride` apart, `output[f * length + j]` is the decibel
+/// level of bin j as [`logpwrfft_power`] defines it, with `state` read and left as there.
+/// `twiddles` holds [`logpwrfft_spectra_twiddles`]`(length)` in device memory. The decibels
+/// are within a few 1e-6 dB of [`logpwrfft_power`]'s (a faster log10).
+///
+/// # Safety
+/// `input` must address `(frames - 1) * stride + length` items of `T`, `window` `length`
+/// float32 values, `twiddles` the table's complex64 values, `output` `frames * length` and
+/// `state` `length` float32 items of device memory of the stream's device (host memory on the
+/// simulated backend) until the kernels complete, and nothing else may use `output` and
+/// `state` meanwhile.
+#[allow(clippy::too_many_arguments)] // the C entry point's parameters, one for one
+pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
+    stream: &Stream,
+    input: u64,
+    stride: usize,
+    window: u64,
+    twiddles: u64,
+    output: u64,
+    state: u64,
+    length: usize,
+    frames: usize,
+    shift: bool,
+    alpha: f64,
+    offset: f32,
+) -> Result<()> {
+    require_spectra_length(length)?;
+    if stride < length {
+        return Err(Error::invalid_argument(format!(
+            "logpwrfft frames need a stride of at least the length, got length {length} and stride {stride}"
+        )));
+    }
+    if !(0.0..=1.0).contains(&alpha) {
+        return Err(Error::invalid_argument(format!("logpwrfft alpha must be in [0, 1], got {alpha}")));
+    }
+    let count = validate::product("logpwrfft spectra", &[length, frames])?;
+    if count == 0 {
+        return Ok(());
+    }
+    let input_items = validate::product("logpwrfft input", &[frames - 1, stride])?
+        .checked_add(length)
+        .ok_or_else(|| Error::invalid_argument("the logpwrfft input size overflows"))?;
+    let twiddle_count: usize = twiddled_pass_strides(length).map(|stride| 15 * stride).sum();
+    let input_range = validate::array::<T>("input", input, input_items)?;
+    let window_range = validate::array::<f32>("window", window, length)?;
+    let twiddle_range = validate::array::<Complex32>("twiddles", twiddles, twiddle_count.max(1))?;
+    let output_range = validate::array::<f32>("output", output, count)?;
+    let state_range = validate::array::<f32>("state", state, length)?;
+    for (name, range) in [("input", &input_range), ("window", &window_range), ("twiddles", &twiddle_range)] {
+        validate::disjoint((name, range), ("output", &output_range))?;
+        validate::disjoint((name, range), ("state", &state_range))?;
+    }
+    validate::disjoint(("output", &output_range), ("state", &state_range))?;
+    let rotation = rotation(length, shift);
+    let on_cpu = || unsafe {
+        spectra_on_cpu::<T>(input, stride, window, output, state, length, frames, rotation, alpha, offset)
+    };
+    let averaging = alpha != 1.0;
+    launch::run(stream, LOGPWRFFT_SPECTRA_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+        let threads_per_frame = length / SPECTRUM_VALUES;
+        let threads = threads_per_frame.max(SPECTRUM_THREADS);
+        let frames_per_block = threads / threads_per_frame;
+        // One padding value per 16 (see `padded` in the source).
+        let shared_bytes = frames_per_block * (length + length / 16) * std::mem::size_of::<Complex32>();
+        let (stride_argument, frames_argument) = (stride as u64, frames as u64);
+        let (length_argument, log2_argument) = (length as i32, length.trailing_zeros() as i32);
+        let (rotation_argument, decibels_argument) = (rotation as i32, i32::from(!averaging));
+        unsafe {
+            kernel.launch_tiles(
+                frames.div_ceil(frames_per_block),
+                threads as u32,
+                shared_bytes as u32,
+                &mut [
+                    argument(&input),
+                    argument(&stride_argument),
+                    argument(&window),
+                    argument(&twiddles),
+                    argument(&output),
+                    argument(&state),
+                    argument(&length_argument),
+                    argument(&log2_argument),
+                    argument(&frames_argument),
+                    argument(&rotation_argument),
+                    argument(&offset),
+                    argument(&decibels_argument),
+                ],
+            )
+        }
+    })?;
+    if !averaging || stream.device().is_simulated() {
+        return Ok(());
+    }
+    // The CPU twin above has averaged already.
+    launch::run(
+        stream,
+        LOGPWRFFT_AVERAGE_POWERS_KERNELS.variant(""),
+        || {},
+        |kernel| {
+            let (length_argument, frames_argument, one_minus_alpha) = (length as u64, frames as u64, 1.0 - alpha);
+            unsafe {
+                kernel.launch(
+                    length,
+                    &mut [
+                        argument(&output),
+                        argument(&state),
+                        argument(&length_argument),
+                        argument(&frames_argument),
+                        argument(&offset),
+                        argument(&alpha),
+                        argument(&one_minus_alpha),
+                    ],
+                )
+            }
+        },
+    )
+}
+
+/// The simulated backend's [`logpwrfft_spectra`]: the frames, rustfft and the power kernel's
+/// CPU twins, through a spectrum buffer of its own.
+///
+/// # Safety
+/// As for [`logpwrfft_spectra`], on host memory, with the arguments checked.
+#[allow(clippy::too_many_arguments)] // logpwrfft_spectra's, with the rotation
+unsafe fn spectra_on_cpu<T: SpectrumInput>(
+    input: u64,
+    stride: usize,
+    window: u64,
+    output: u64,
+    state: u64,
+    length: usize,
+    frames: usize,
+    rotation: usize,
+    alpha: f64,
+    offset: f32,
+) {
+    let mut spectra = vec![Complex32::default(); length * frames];
+    let spectra_address = spectra.as_mut_ptr() as u64;
+    unsafe { cpu::logpwrfft_frames::<T>(input, stride, window, spectra_address, length, length * frames) };
+    rustfft::FftPlanner::new().plan_fft_forward(length).process(&mut spectra);
+    unsafe { cpu::logpwrfft_power(spectra_address, output, state, length, rotation, frames, alpha, offset) };
 }

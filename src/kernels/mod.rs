@@ -57,7 +57,10 @@ pub use fft_shift::{fft_shift, ifft_shift};
 pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};
 pub use interleave::{deinterleave, interleave};
 pub use load::load;
-pub use logpwrfft::{SpectrumInput, logpwrfft_frames, logpwrfft_power};
+pub use logpwrfft::{
+    SpectrumInput, logpwrfft_frames, logpwrfft_power, logpwrfft_spectra, logpwrfft_spectra_supported,
+    logpwrfft_spectra_twiddles,
+};
 pub use magnitude::{magnitude, magnitude_squared};
 pub use moving_average::{moving_average, moving_average_history};
 pub use multiply_const::multiply_const;

@@ -129,6 +129,10 @@ pub(crate) static LOGPWRFFT_FRAMES_KERNELS: Kernels<2> =
     Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_frames_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static LOGPWRFFT_POWER_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_power", [""]);
 pub(crate) static LOGPWRFFT_AVERAGE_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_average", [""]);
+pub(crate) static LOGPWRFFT_SPECTRA_KERNELS: Kernels<2> =
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_spectra_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static LOGPWRFFT_AVERAGE_POWERS_KERNELS: Kernels<1> =
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_average_powers", [""]);
 
 pub(crate) static MULTIPLY_KERNELS: Kernels<4> = Kernels::new(&ELEMENTWISE, "grcuda_multiply_", element::ELEMENT_NAMES);
 pub(crate) static MULTIPLY_CONJUGATE_KERNELS: Kernels<1> =
@@ -222,6 +226,8 @@ mod tests {
             .chain(kernels(&LOGPWRFFT_FRAMES_KERNELS))
             .chain(kernels(&LOGPWRFFT_POWER_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_KERNELS))
+            .chain(kernels(&LOGPWRFFT_SPECTRA_KERNELS))
+            .chain(kernels(&LOGPWRFFT_AVERAGE_POWERS_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_TILED_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))

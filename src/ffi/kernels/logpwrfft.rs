@@ -4,7 +4,8 @@
 //! frames before it and the decibels after it.
 
 use super::stream_argument;
-use crate::ffi::{grcuda_status, grcuda_stream, guard};
+use crate::error::Error;
+use crate::ffi::{grcuda_status, grcuda_stream, guard, guard_out};
 use crate::kernels::{self, Complex32, SpectrumInput};
 use std::ffi::c_void;
 
@@ -100,4 +101,131 @@ pub extern "C" fn grcuda_logpwrfft_power(
             offset,
         )
     })
+}
+
+/// Whether grcuda_logpwrfft_spectra_cc() and grcuda_logpwrfft_spectra_fc() handle spectra of
+/// `length` bins: a power of two from 32 to 4096. For other lengths use
+/// grcuda_logpwrfft_frames_cc(), an FFT plan and grcuda_logpwrfft_power().
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_spectra_supported(length: usize) -> bool {
+    kernels::logpwrfft_spectra_supported(length)
+}
+
+/// The twiddle table grcuda_logpwrfft_spectra_cc() and _fc() read for `length` bins, which the
+/// caller copies to device memory once and passes to every call. Stores the table's length in
+/// complex floats in `*count_out`, and, when `capacity` (in complex floats) holds it, the
+/// table into `table` (host memory, two floats per entry); pass NULL and 0 to ask for the
+/// length. InvalidArgument for a length grcuda_logpwrfft_spectra_supported() refuses or a
+/// capacity that is neither 0 nor enough.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_spectra_twiddles(
+    length: usize,
+    table: *mut c_void,
+    capacity: usize,
+    count_out: *mut usize,
+) -> grcuda_status {
+    guard_out(count_out, "count_out", 0, || {
+        let twiddles = kernels::logpwrfft_spectra_twiddles(length)?;
+        if capacity == 0 {
+            return Ok(twiddles.len());
+        }
+        if capacity < twiddles.len() {
+            return Err(Error::invalid_argument(format!(
+                "the twiddle table of {length} bins has {} entries, more than the capacity of {capacity}",
+                twiddles.len()
+            )));
+        }
+        if table.is_null() {
+            return Err(Error::invalid_argument("table is NULL but its capacity is not 0"));
+        }
+        unsafe { std::ptr::copy_nonoverlapping(twiddles.as_ptr(), table as *mut Complex32, twiddles.len()) };
+        Ok(twiddles.len())
+    })
+}
+
+#[allow(clippy::too_many_arguments)] // the C entry points' parameters
+fn logpwrfft_spectra<T: SpectrumInput>(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    stride: usize,
+    window: *const f32,
+    twiddles: *const c_void,
+    output: *mut f32,
+    state: *mut f32,
+    length: usize,
+    frames: usize,
+    shift: bool,
+    alpha: f64,
+    offset: f32,
+) -> grcuda_status {
+    guard(|| unsafe {
+        kernels::logpwrfft_spectra::<T>(
+            stream_argument(stream)?,
+            input as u64,
+            stride,
+            window as u64,
+            twiddles as u64,
+            output as u64,
+            state as u64,
+            length,
+            frames,
+            shift,
+            alpha,
+            offset,
+        )
+    })
+}
+
+/// grcuda_logpwrfft_frames_cc(), the forward FFT of each frame and grcuda_logpwrfft_power() in
+/// one kernel (two with alpha below 1), for the lengths grcuda_logpwrfft_spectra_supported()
+/// accepts: complex float input, `frames` frames of `length` items `stride` (at least
+/// `length`) items apart; `window` holds `length` float taps, `twiddles` the table of
+/// grcuda_logpwrfft_spectra_twiddles(), both in device memory; `output`, `state`, `shift`,
+/// `alpha` and `offset` as for grcuda_logpwrfft_power(), whose decibels this matches within a
+/// few 1e-6 dB. Output and state overlap neither each other nor the inputs.
+#[allow(clippy::too_many_arguments)] // one C parameter per setting of the chain
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_spectra_cc(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    stride: usize,
+    window: *const f32,
+    twiddles: *const c_void,
+    output: *mut f32,
+    state: *mut f32,
+    length: usize,
+    frames: usize,
+    shift: bool,
+    alpha: f64,
+    offset: f32,
+) -> grcuda_status {
+    logpwrfft_spectra::<Complex32>(
+        stream, input, stride, window, twiddles, output, state, length, frames, shift, alpha, offset,
+    )
+}
+
+/// As grcuda_logpwrfft_spectra_cc(), for float input (logpwrfft_f).
+#[allow(clippy::too_many_arguments)] // one C parameter per setting of the chain
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_spectra_fc(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    stride: usize,
+    window: *const f32,
+    twiddles: *const c_void,
+    output: *mut f32,
+    state: *mut f32,
+    length: usize,
+    frames: usize,
+    shift: bool,
+    alpha: f64,
+    offset: f32,
+) -> grcuda_status {
+    logpwrfft_spectra::<f32>(
+        stream, input, stride, window, twiddles, output, state, length, frames, shift, alpha, offset,
+    )
 }
