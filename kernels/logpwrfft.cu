@@ -13,9 +13,9 @@
 // (which for odd lengths would be a phase ramp and change the rounding). `state` holds
 // single_pole_iir_filter_ff's previous output per bin (a float, as GNU Radio keeps it):
 // _power is the filter with alpha = 1 (y = x exactly, one thread per item), _average the
-// filter with any alpha, one thread per bin running through the frames in order, in double
-// precision with separate multiply and add roundings as the CPU computes y = alpha * x +
-// (1 - alpha) * y_prev. Either way the state after the call is the last frame's output, so
+// filter with any alpha, each bin's frames in order (a chain per bin, run from tiles in
+// shared memory), in double precision with separate multiply and add roundings as the CPU
+// computes y = alpha * x + (1 - alpha) * y_prev. Either way the state after the call is the last frame's output, so
 // output does not depend on how the stream is split into calls.
 //
 // grcuda_logpwrfft_spectra_*: the whole chain for power-of-two lengths from 32 to 4096 in one
@@ -84,55 +84,89 @@ extern "C" __global__ void grcuda_logpwrfft_power(const complex64* spectrum, flo
     }
 }
 
-// Frames whose power a thread of the averaging kernels has in flight: the loads do not depend
-// on the running average, so they go out a batch ahead instead of costing a memory latency per
-// frame (with one thread per bin there are few threads to hide it).
-#define AVERAGE_FRAMES_IN_FLIGHT 32
+// The averaging kernels' tiles: AVERAGE_BINS adjacent bins (a warp's lanes) over
+// AVERAGE_TILE_FRAMES frames, two tiles in shared memory, AVERAGE_THREADS threads per block.
+#define AVERAGE_BINS 32
+#define AVERAGE_TILE_FRAMES 64
+#define AVERAGE_THREADS 256
 
 namespace {
 
-// single_pole_iir_filter_ff over one bin's frames in order, from `state[position]`;
-// `power_of(frame)` is the bin's power in that frame.
+// single_pole_iir_filter_ff's step as GNU Radio rounds it.
+__device__ inline float single_pole(float previous, float value, double alpha,
+                                    double one_minus_alpha) {
+    return (float)__dadd_rn(__dmul_rn(alpha, (double)value),
+                            __dmul_rn(one_minus_alpha, (double)previous));
+}
+
+// The single-pole average of every bin through the frames in order, from `state`, into
+// decibels in `output`; `power_of(frame, bin)` is a bin's power in a frame. Each bin's
+// frames are one chain, so a block takes AVERAGE_BINS bins: its first warp runs their chains
+// through a tile in shared memory while the other warps load the next tile (coalesced, many
+// loads in flight), then every thread writes the tile's decibels.
 template <class PowerOf>
-__device__ inline void average_bin(PowerOf power_of, float* output, float* state,
-                                   count_type position, count_type length, count_type frames,
-                                   float offset, double alpha, double one_minus_alpha) {
-    float previous = state[position];
-    float next[AVERAGE_FRAMES_IN_FLIGHT];
-#pragma unroll
-    for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) next[f] = count_type(f) < frames ? power_of(f) : 0.0f;
-    for (count_type first = 0; first < frames; first += AVERAGE_FRAMES_IN_FLIGHT) {
-        float values[AVERAGE_FRAMES_IN_FLIGHT];
-#pragma unroll
-        for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
-            values[f] = next[f];
-            const count_type ahead = first + AVERAGE_FRAMES_IN_FLIGHT + f;
-            next[f] = ahead < frames ? power_of(ahead) : 0.0f;
-        }
-#pragma unroll
-        for (int f = 0; f < AVERAGE_FRAMES_IN_FLIGHT; f++) {
-            if (first + f < frames) {
-                previous = (float)__dadd_rn(__dmul_rn(alpha, (double)values[f]),
-                                            __dmul_rn(one_minus_alpha, (double)previous));
-                output[(first + f) * length + position] = decibels(previous, offset);
+__device__ inline void average_bins(PowerOf power_of, float* output, float* state,
+                                    count_type length, count_type frames, float offset,
+                                    double alpha, double one_minus_alpha) {
+    __shared__ float tiles[2][AVERAGE_TILE_FRAMES][AVERAGE_BINS];
+    const int lane = threadIdx.x % AVERAGE_BINS;
+    const bool runs_chains = threadIdx.x < AVERAGE_BINS;
+    const int tile_values = AVERAGE_TILE_FRAMES * AVERAGE_BINS;
+    for (count_type first_bin = count_type(blockIdx.x) * AVERAGE_BINS; first_bin < length;
+         first_bin += count_type(gridDim.x) * AVERAGE_BINS) {
+        const int bins = (int)min(count_type(AVERAGE_BINS), length - first_bin);
+        // Values i of a tile: frame i / AVERAGE_BINS, bin i % AVERAGE_BINS of the group.
+        auto load = [&](int tile, count_type first_frame, int from, int step) {
+            for (int i = from; i < tile_values; i += step) {
+                const count_type frame = first_frame + i / AVERAGE_BINS;
+                const int bin = i % AVERAGE_BINS;
+                tiles[tile][i / AVERAGE_BINS][bin] =
+                    frame < frames && bin < bins ? power_of(frame, first_bin + bin) : 0.0f;
             }
+        };
+        float previous = runs_chains && lane < bins ? state[first_bin + lane] : 0.0f;
+        load(0, 0, threadIdx.x, blockDim.x);
+        __syncthreads();
+        int tile = 0;
+        for (count_type first_frame = 0; first_frame < frames;
+             first_frame += AVERAGE_TILE_FRAMES, tile ^= 1) {
+            if (runs_chains) {
+                const int count = (int)min(count_type(AVERAGE_TILE_FRAMES), frames - first_frame);
+                for (int f = 0; f < count; f++) {
+                    previous = single_pole(previous, tiles[tile][f][lane], alpha, one_minus_alpha);
+                    tiles[tile][f][lane] = previous;
+                }
+            } else {
+                load(tile ^ 1, first_frame + AVERAGE_TILE_FRAMES, threadIdx.x - AVERAGE_BINS,
+                     blockDim.x - AVERAGE_BINS);
+            }
+            __syncthreads();
+            for (int i = threadIdx.x; i < tile_values; i += blockDim.x) {
+                const count_type frame = first_frame + i / AVERAGE_BINS;
+                const int bin = i % AVERAGE_BINS;
+                if (frame < frames && bin < bins) {
+                    output[frame * length + first_bin + bin] =
+                        decibels(tiles[tile][i / AVERAGE_BINS][bin], offset);
+                }
+            }
+            // The next round's loads overwrite the tile just written out.
+            __syncthreads();
         }
+        if (runs_chains && lane < bins) state[first_bin + lane] = previous;
     }
-    state[position] = previous;
 }
 
 }  // namespace
 
-extern "C" __global__ void grcuda_logpwrfft_average(const complex64* spectrum, float* output,
-                                                    float* state, count_type length,
-                                                    count_type rotation, count_type frames,
-                                                    float offset, double alpha,
-                                                    double one_minus_alpha) {
-    GRID_STRIDE_LOOP(position, length) {
-        const count_type source = source_bin(position, rotation, length);
-        average_bin([&](count_type frame) { return power(spectrum[frame * length + source]); },
-                    output, state, position, length, frames, offset, alpha, one_minus_alpha);
-    }
+extern "C" __global__ void __launch_bounds__(AVERAGE_THREADS)
+    grcuda_logpwrfft_average(const complex64* spectrum, float* output, float* state,
+                             count_type length, count_type rotation, count_type frames,
+                             float offset, double alpha, double one_minus_alpha) {
+    average_bins(
+        [&](count_type frame, count_type bin) {
+            return power(spectrum[frame * length + source_bin(bin, rotation, length)]);
+        },
+        output, state, length, frames, offset, alpha, one_minus_alpha);
 }
 
 // Values each thread of grcuda_logpwrfft_spectra_* holds through a pass, and its largest block.
@@ -289,14 +323,12 @@ LOGPWRFFT_SPECTRA_KERNEL(float32, float)
 LOGPWRFFT_SPECTRA_KERNEL(complex64, complex64)
 
 // grcuda_logpwrfft_average's filter over powers that grcuda_logpwrfft_spectra_* left in
-// `output` (already in output order), replaced in place by the decibels: a thread reads a
-// bin's frames only ahead of the ones it writes.
-extern "C" __global__ void grcuda_logpwrfft_average_powers(float* output, float* state,
-                                                           count_type length, count_type frames,
-                                                           float offset, double alpha,
-                                                           double one_minus_alpha) {
-    GRID_STRIDE_LOOP(position, length) {
-        average_bin([&](count_type frame) { return output[frame * length + position]; }, output,
-                    state, position, length, frames, offset, alpha, one_minus_alpha);
-    }
+// `output` (already in output order), replaced in place by the decibels: a block reads a
+// tile of frames before it writes them.
+extern "C" __global__ void __launch_bounds__(AVERAGE_THREADS)
+    grcuda_logpwrfft_average_powers(float* output, float* state, count_type length,
+                                    count_type frames, float offset, double alpha,
+                                    double one_minus_alpha) {
+    average_bins([&](count_type frame, count_type bin) { return output[frame * length + bin]; },
+                 output, state, length, frames, offset, alpha, one_minus_alpha);
 }

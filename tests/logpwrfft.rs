@@ -126,15 +126,15 @@ fn decibels_in_calls(spectra: &[Complex32], length: usize, split: usize, shift: 
 #[test]
 fn decibels_and_average_match_gnu_radio_however_the_frames_are_split() {
     let mut rng = StdRng::seed_from_u64(2);
-    for length in [1, 8, 1023, 4096] {
-        let frames = 37;
+    // Frames beyond two of the averaging kernel's tiles (64 frames), bins beyond a tile's 32.
+    for (length, frames) in [(1, 300), (8, 37), (1023, 150), (4096, 37)] {
         let spectra = random_complex(&mut rng, length * frames);
         for shift in [false, true] {
             for alpha in [1.0, 0.1, 0.0] {
                 let expected = reference_decibels(&spectra, &mut vec![0.0; length], shift, alpha, -12.5);
                 let whole = decibels_in_calls(&spectra, length, frames, shift, alpha);
                 assert_decibels_close(&format!("length {length}, shift {shift}, alpha {alpha}"), &whole, &expected);
-                for split in [1, 5, 16] {
+                for split in [1, 5, 16, 70] {
                     let split_output = decibels_in_calls(&spectra, length, split, shift, alpha);
                     assert_eq!(split_output, whole, "length {length}, alpha {alpha}: calls of {split} frames");
                 }
@@ -373,6 +373,12 @@ fn one_kernel_spectra_match_the_three_steps() {
         check_spectra(&complex, length, 3, false, 0.25, 2);
         check_spectra(&real, length, 2, true, 0.5, 3);
     }
+    // Averages over more frames than two of the averaging kernel's tiles (64 frames).
+    let long = random_complex(&mut rng, 1024 * 150);
+    check_spectra(&long, 1024, 1, true, 0.25, 150);
+    check_spectra(&long, 1024, 1, false, 0.1, 70);
+    let long = random_real(&mut rng, 32 * 300);
+    check_spectra(&long, 32, 1, true, 0.5, 300);
 }
 
 #[test]

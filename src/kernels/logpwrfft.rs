@@ -158,10 +158,18 @@ pub unsafe fn logpwrfft_power(
             argument(&alpha),
             argument(&one_minus_alpha),
         ];
-        let (used, threads) = if averaging { (9, length) } else { (7, count) };
-        unsafe { kernel.launch(threads, &mut arguments[..used]) }
+        if averaging {
+            unsafe { kernel.launch_tiles(length.div_ceil(AVERAGE_BINS), AVERAGE_THREADS, 0, &mut arguments) }
+        } else {
+            unsafe { kernel.launch(count, &mut arguments[..7]) }
+        }
     })
 }
+
+/// Bins per block of the averaging kernels and their block size (`AVERAGE_BINS` and
+/// `AVERAGE_THREADS` in the source).
+const AVERAGE_BINS: usize = 32;
+const AVERAGE_THREADS: u32 = 256;
 
 /// fft_vcc's shift as an index: output bin j is spectrum bin (j + rotation) mod length.
 fn rotation(length: usize, shift: bool) -> usize {
@@ -321,8 +329,10 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
         |kernel| {
             let (length_argument, frames_argument, one_minus_alpha) = (length as u64, frames as u64, 1.0 - alpha);
             unsafe {
-                kernel.launch(
-                    length,
+                kernel.launch_tiles(
+                    length.div_ceil(AVERAGE_BINS),
+                    AVERAGE_THREADS,
+                    0,
                     &mut [
                         argument(&output),
                         argument(&state),
