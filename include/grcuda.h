@@ -1309,7 +1309,7 @@ enum grcuda_status grcuda_logpwrfft_power(const struct grcuda_stream *stream,
 
 /**
  * Whether grcuda_logpwrfft_spectra_cc() and grcuda_logpwrfft_spectra_fc() handle spectra of
- * `length` bins: a power of two from 32 to 4096. For other lengths use
+ * `length` bins: a power of two from 32 to 2^20 (1048576). For other lengths use
  * grcuda_logpwrfft_frames_cc(), an FFT plan and grcuda_logpwrfft_power().
  */
 GRCUDA_MUST_USE bool grcuda_logpwrfft_spectra_supported(size_t length);
@@ -1329,13 +1329,26 @@ enum grcuda_status grcuda_logpwrfft_spectra_twiddles(size_t length,
                                                      size_t *count_out);
 
 /**
+ * Stores in `*count_out` the complex floats of device memory grcuda_logpwrfft_spectra_cc() and
+ * _fc() need as scratch for `frames` frames of `length` bins: 0 up to 4096 bins (one kernel
+ * does it all), `length * frames` above (two kernels pass the spectra through it).
+ * InvalidArgument for a length grcuda_logpwrfft_spectra_supported() refuses.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_logpwrfft_spectra_scratch(size_t length,
+                                                    size_t frames,
+                                                    size_t *count_out);
+
+/**
  * grcuda_logpwrfft_frames_cc(), the forward FFT of each frame and grcuda_logpwrfft_power() in
- * one kernel (two with alpha below 1), for the lengths grcuda_logpwrfft_spectra_supported()
- * accepts: complex float input, `frames` frames of `length` items `stride` (at least
- * `length`) items apart; `window` holds `length` float taps, `twiddles` the table of
- * grcuda_logpwrfft_spectra_twiddles(), both in device memory; `output`, `state`, `shift`,
- * `alpha` and `offset` as for grcuda_logpwrfft_power(), whose decibels this matches within a
- * few 1e-6 dB. Output and state overlap neither each other nor the inputs.
+ * one kernel up to 4096 bins and two above (one more with alpha below 1), for the lengths
+ * grcuda_logpwrfft_spectra_supported() accepts: complex float input, `frames` frames of
+ * `length` items `stride` (at least `length`) items apart; `window` holds `length` float
+ * taps, `twiddles` the table of grcuda_logpwrfft_spectra_twiddles(), `scratch` the complex
+ * floats grcuda_logpwrfft_spectra_scratch() asks for (NULL where that is 0), all in device
+ * memory; `output`, `state`, `shift`, `alpha` and `offset` as for grcuda_logpwrfft_power(),
+ * whose decibels this matches within a few 1e-6 dB. Scratch, output and state overlap
+ * neither each other nor the inputs.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_logpwrfft_spectra_cc(const struct grcuda_stream *stream,
@@ -1343,6 +1356,7 @@ enum grcuda_status grcuda_logpwrfft_spectra_cc(const struct grcuda_stream *strea
                                                size_t stride,
                                                const float *window,
                                                const void *twiddles,
+                                               void *scratch,
                                                float *output,
                                                float *state,
                                                size_t length,
@@ -1360,6 +1374,7 @@ enum grcuda_status grcuda_logpwrfft_spectra_fc(const struct grcuda_stream *strea
                                                size_t stride,
                                                const float *window,
                                                const void *twiddles,
+                                               void *scratch,
                                                float *output,
                                                float *state,
                                                size_t length,

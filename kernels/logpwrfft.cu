@@ -240,71 +240,163 @@ __device__ inline void stockham_pass(complex64 (&v)[SPECTRUM_VALUES], int t, int
     }
 }
 
-// Shared memory index of value i of a frame: one pad per 16 values keeps the strided stores of
-// a pass off a single bank.
+// Shared memory index of value i of a sequence: one pad per 16 values keeps the strided
+// stores of a pass off a single bank.
 __device__ inline int padded(int i) { return i + (i >> 4); }
 
-// Group `group` of the frames: frames_per_block frames, one per slice of the block. Not
-// inlined into the kernel's loop over groups, where hoisting the passes' addresses out of
-// the loop spills the registers the values need (about 1 KB per thread).
-template <typename T>
-__device__ __noinline__ void logpwrfft_spectra_group(count_type group, const T* input,
-                                                     count_type stride, const float* window,
-                                                     const complex64* twiddles, float* output,
-                                                     float* state, int length, int log2_length,
-                                                     count_type frames, int rotation,
-                                                     float offset, bool decibels_out) {
-    extern __shared__ complex64 exchange[];
-    const int threads_per_frame = length / 16;
-    const int frames_per_block = blockDim.x / threads_per_frame;
-    const int local = threadIdx.x / threads_per_frame;
-    const int t = threadIdx.x - local * threads_per_frame;
-    complex64* x = exchange + local * (length + length / 16);
-    const count_type frame = group * frames_per_block + local;
-    const bool active = frame < frames;
-    const T* in = input + frame * stride;
-    auto load_input = [&](int i) { return active ? windowed(in[i], window[i]) : complex64{0.0f, 0.0f}; };
+// Complex values one sequence of `length` takes in shared memory: the pads, and one more so
+// that the same value of sequences side by side falls in different banks.
+__device__ inline int slice_values(int length) { return length + length / 16 + 1; }
+
+// The forward FFT of a sequence of `length` values in the block's shared-memory slice `x`:
+// `load(i)` gives value i, `store(k, X_k)` takes bin k, and thread t is one of the slice's
+// length / 16. With `store_in_place` the stores go back into `x` (the last pass then waits
+// for every load first). Every thread of the block calls it: it waits at barriers, the last
+// one after the stores.
+template <bool store_in_place, class Load, class Store>
+__device__ inline void shared_fft(complex64* x, int t, int length, int log2_length,
+                                  const complex64* twiddles, Load load, Store store) {
+    const int threads = length / 16;
     auto load_shared = [&](int i) { return x[padded(i)]; };
     auto store_shared = [&](int i, complex64 value) { x[padded(i)] = value; };
-    auto store_output = [&](int i, complex64 value) {
-        if (!active) return;
-        const float p = power(value);
-        int position = i - rotation;
-        if (position < 0) position += length;
-        // __log10f: within 3 ulp, a few 1e-6 dB, and a tenth of the kernel's time less.
-        output[frame * length + position] =
-            decibels_out ? 10.0f * __log10f(fmaxf(p, 1.17549435e-38f)) + offset : p;
-        if (decibels_out && frame + 1 == frames) state[position] = p;
-    };
     complex64 v[SPECTRUM_VALUES];
     int radix16_passes = log2_length / 4;
-    int pass_stride;
-    const complex64* pass_twiddles = twiddles;
+    int stride;
     switch (log2_length % 4) {
-    case 1: stockham_pass<2, 8>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false); pass_stride = 2; break;
-    case 2: stockham_pass<4, 4>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false); pass_stride = 4; break;
-    case 3: stockham_pass<8, 2>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false); pass_stride = 8; break;
+    case 1: stockham_pass<2, 8>(v, t, threads, length, 1, twiddles, load, store_shared, false); stride = 2; break;
+    case 2: stockham_pass<4, 4>(v, t, threads, length, 1, twiddles, load, store_shared, false); stride = 4; break;
+    case 3: stockham_pass<8, 2>(v, t, threads, length, 1, twiddles, load, store_shared, false); stride = 8; break;
     default:
-        stockham_pass<16, 1>(v, t, threads_per_frame, length, 1, pass_twiddles, load_input, store_shared, false);
-        pass_stride = 16;
+        stockham_pass<16, 1>(v, t, threads, length, 1, twiddles, load, store_shared, false);
+        stride = 16;
         radix16_passes--;
         break;
     }
     __syncthreads();
     for (; radix16_passes > 1; radix16_passes--) {
-        stockham_pass<16, 1>(v, t, threads_per_frame, length, pass_stride, pass_twiddles, load_shared, store_shared, true);
-        pass_twiddles += 15 * pass_stride;
-        pass_stride *= 16;
+        stockham_pass<16, 1>(v, t, threads, length, stride, twiddles, load_shared, store_shared, true);
+        twiddles += 15 * stride;
+        stride *= 16;
         __syncthreads();
     }
-    stockham_pass<16, 1>(v, t, threads_per_frame, length, pass_stride, pass_twiddles, load_shared, store_output, false);
-    // The next group's first stores must not overwrite values this pass still loads.
+    stockham_pass<16, 1>(v, t, threads, length, stride, twiddles, load_shared, store, store_in_place);
+    // The next sequence's first stores must not overwrite values this pass still loads.
     __syncthreads();
+}
+
+// Bin `bin` of a frame's spectrum of `length` bins, as grcuda_logpwrfft_power leaves it: the
+// decibels (or, to be averaged afterwards, the power) at the bin's output position, and for
+// the call's last frame the power in the state.
+__device__ inline void store_bin(float* output, float* state, count_type frame, count_type frames,
+                                 int length, int bin, int rotation, float offset,
+                                 bool decibels_out, complex64 value) {
+    const float p = power(value);
+    int position = bin - rotation;
+    if (position < 0) position += length;
+    // __log10f: within 3 ulp, a few 1e-6 dB, and a tenth of the kernel's time less.
+    output[frame * length + position] =
+        decibels_out ? 10.0f * __log10f(fmaxf(p, 1.17549435e-38f)) + offset : p;
+    if (decibels_out && frame + 1 == frames) state[position] = p;
+}
+
+// The groups below are not inlined into their kernels' loops over groups, where hoisting
+// the passes' addresses out of the loop spills the registers the values need (about 1 KB per
+// thread).
+
+// Group `group` of the frames of one-kernel spectra: blockDim.x / (length / 16) frames, one
+// per slice of the block.
+template <typename T>
+__device__ __noinline__ void spectra_group(count_type group, const T* input, count_type stride,
+                                           const float* window, const complex64* twiddles,
+                                           float* output, float* state, int length,
+                                           int log2_length, count_type frames, int rotation,
+                                           float offset, bool decibels_out) {
+    extern __shared__ complex64 exchange[];
+    const int threads_per_frame = length / 16;
+    const int frames_per_block = blockDim.x / threads_per_frame;
+    const int local = threadIdx.x / threads_per_frame;
+    const int t = threadIdx.x - local * threads_per_frame;
+    const count_type frame = group * frames_per_block + local;
+    const bool active = frame < frames;
+    const T* in = input + frame * stride;
+    shared_fft<false>(
+        exchange + local * slice_values(length), t, length, log2_length, twiddles,
+        [&](int i) { return active ? windowed(in[i], window[i]) : complex64{0.0f, 0.0f}; },
+        [&](int bin, complex64 value) {
+            if (active) {
+                store_bin(output, state, frame, frames, length, bin, rotation, offset, decibels_out,
+                          value);
+            }
+        });
+}
+
+// The two-kernel spectra of length N = N1 * N2 (the four-step FFT): sample n1 * N2 + n2 of a
+// frame is value n1 of column n2. The first kernel transforms the N2 columns (N1 values
+// each) into the scratch, column after column; the second twiddles value k1 of column n2
+// by exp(-2 pi i n2 k1 / N), transforms the N1 rows k1 (N2 values each) and stores bin
+// k1 + N1 * k2. A block takes `columns` adjacent columns or rows, thread t of the one at c
+// being threadIdx.x = t * columns + c, so that a warp's lanes read and write neighbours.
+__device__ inline int block_columns(int length) { return blockDim.x / (length / 16); }
+
+// Group `group` of the first kernel: columns [first, first + columns) of one frame.
+template <typename T>
+__device__ __noinline__ void columns_group(count_type group, const T* input, count_type stride,
+                                           const float* window, const complex64* twiddles,
+                                           complex64* scratch, int first_length,
+                                           int log2_first_length, int second_length) {
+    extern __shared__ complex64 exchange[];
+    const int columns = block_columns(first_length);
+    const count_type groups_per_frame = second_length / columns;
+    const count_type frame = group / groups_per_frame;
+    const int first = int(group - frame * groups_per_frame) * columns;
+    const int c = threadIdx.x % columns;
+    const int t = threadIdx.x / columns;
+    const int column = first + c;
+    const T* in = input + frame * stride + column;
+    complex64* x = exchange + c * slice_values(first_length);
+    shared_fft<true>(
+        x, t, first_length, log2_first_length, twiddles,
+        [&](int i) { return windowed(in[count_type(i) * second_length], window[i * second_length + column]); },
+        [&](int k, complex64 value) { x[padded(k)] = value; });
+    // Out column by column: the block's columns are one contiguous run of the scratch.
+    const count_type length = count_type(first_length) * second_length;
+    complex64* out = scratch + frame * length + count_type(first) * first_length;
+    for (int i = threadIdx.x; i < columns * first_length; i += blockDim.x) {
+        out[i] = exchange[(i / first_length) * slice_values(first_length) + padded(i % first_length)];
+    }
+    __syncthreads();
+}
+
+// Group `group` of the second kernel: rows [first, first + columns) of one frame.
+__device__ __noinline__ void rows_group(count_type group, const complex64* scratch,
+                                        const complex64* twiddles,
+                                        const complex64* step_twiddles, float* output,
+                                        float* state, int first_length, int second_length,
+                                        int log2_second_length, count_type frames, int rotation,
+                                        float offset, bool decibels_out) {
+    extern __shared__ complex64 exchange[];
+    const int columns = block_columns(second_length);
+    const count_type groups_per_frame = first_length / columns;
+    const count_type frame = group / groups_per_frame;
+    const int row = int(group - frame * groups_per_frame) * columns + threadIdx.x % columns;
+    const int t = threadIdx.x / columns;
+    const int length = first_length * second_length;
+    const complex64* in = scratch + frame * length + row;
+    shared_fft<false>(
+        exchange + (threadIdx.x % columns) * slice_values(second_length), t, second_length,
+        log2_second_length, twiddles,
+        [&](int i) {
+            return grcuda::multiply(in[i * first_length], step_twiddles[i * first_length + row]);
+        },
+        [&](int k, complex64 value) {
+            store_bin(output, state, frame, frames, length, row + first_length * k, rotation,
+                      offset, decibels_out, value);
+        });
 }
 
 }  // namespace
 
-#define LOGPWRFFT_SPECTRA_KERNEL(name, T)                                                        \
+#define LOGPWRFFT_SPECTRA_KERNELS(name, T)                                                       \
     extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS, 3)                       \
         grcuda_logpwrfft_spectra_##name(const T* input, count_type stride, const float* window, \
                                         const complex64* twiddles, float* output, float* state, \
@@ -313,14 +405,37 @@ __device__ __noinline__ void logpwrfft_spectra_group(count_type group, const T* 
         const count_type frames_per_block = blockDim.x / (length / 16);                         \
         const count_type groups = (frames + frames_per_block - 1) / frames_per_block;           \
         for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {               \
-            logpwrfft_spectra_group(group, input, stride, window, twiddles, output, state,      \
-                                    length, log2_length, frames, rotation, offset,              \
-                                    decibels_out != 0);                                         \
+            spectra_group(group, input, stride, window, twiddles, output, state, length,        \
+                          log2_length, frames, rotation, offset, decibels_out != 0);            \
+        }                                                                                       \
+    }                                                                                           \
+    extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS, 3)                       \
+        grcuda_logpwrfft_columns_##name(const T* input, count_type stride, const float* window, \
+                                        const complex64* twiddles, complex64* scratch,          \
+                                        int first_length, int log2_first_length,                \
+                                        int second_length, count_type frames) {                 \
+        const count_type groups = frames * (second_length / block_columns(first_length));       \
+        for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {               \
+            columns_group(group, input, stride, window, twiddles, scratch, first_length,        \
+                          log2_first_length, second_length);                                    \
         }                                                                                       \
     }
 
-LOGPWRFFT_SPECTRA_KERNEL(float32, float)
-LOGPWRFFT_SPECTRA_KERNEL(complex64, complex64)
+LOGPWRFFT_SPECTRA_KERNELS(float32, float)
+LOGPWRFFT_SPECTRA_KERNELS(complex64, complex64)
+
+extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS, 3)
+    grcuda_logpwrfft_rows(const complex64* scratch, const complex64* twiddles,
+                          const complex64* step_twiddles, float* output, float* state,
+                          int first_length, int second_length, int log2_second_length,
+                          count_type frames, int rotation, float offset, int decibels_out) {
+    const count_type groups = frames * (first_length / block_columns(second_length));
+    for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {
+        rows_group(group, scratch, twiddles, step_twiddles, output, state, first_length,
+                   second_length, log2_second_length, frames, rotation, offset,
+                   decibels_out != 0);
+    }
+}
 
 // grcuda_logpwrfft_average's filter over powers that grcuda_logpwrfft_spectra_* left in
 // `output` (already in output order), replaced in place by the decibels: a block reads a

@@ -316,6 +316,7 @@ fn check_spectra<T: SpectrumInput>(
     );
     let state = harness.upload(&vec![0.0f32; length]);
     let output = harness.allocate::<f32>(length * frames);
+    let scratch = harness.allocate::<Complex32>(kernels::logpwrfft_spectra_scratch(length, split).unwrap().max(1));
     let mut done = 0;
     while done < frames {
         let call = split.min(frames - done);
@@ -326,6 +327,7 @@ fn check_spectra<T: SpectrumInput>(
                 stride,
                 device_window.address(),
                 twiddles.address(),
+                scratch.address(),
                 output.address() + (done * length * size_of::<f32>()) as u64,
                 state.address(),
                 length,
@@ -363,15 +365,20 @@ fn check_spectra<T: SpectrumInput>(
 }
 
 #[test]
-fn one_kernel_spectra_match_the_three_steps() {
+fn spectra_kernels_match_the_three_steps() {
     let mut rng = StdRng::seed_from_u64(11);
-    for length in [32, 64, 128, 256, 512, 1024, 2048, 4096] {
+    // One kernel up to 4096, two (N1 x N2) above.
+    for length in [32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 1 << 15, 1 << 16, 1 << 17] {
         let complex = random_complex(&mut rng, length * 21 + 5);
         let real = random_real(&mut rng, length * 21 + 5);
         check_spectra(&complex, length, 1, true, 1.0, 7);
         check_spectra(&real, length, 1, false, 1.0, 21);
         check_spectra(&complex, length, 3, false, 0.25, 2);
         check_spectra(&real, length, 2, true, 0.5, 3);
+    }
+    for length in [1 << 18, 1 << 20] {
+        check_spectra(&random_complex(&mut rng, length * 3 + 1), length, 1, true, 1.0, 2);
+        check_spectra(&random_real(&mut rng, length * 4), length, 2, false, 0.5, 1);
     }
     // Averages over more frames than two of the averaging kernel's tiles (64 frames).
     let long = random_complex(&mut rng, 1024 * 150);
@@ -382,12 +389,12 @@ fn one_kernel_spectra_match_the_three_steps() {
 }
 
 #[test]
-fn one_kernel_spectra_refuse_lengths_they_do_not_handle() {
+fn spectra_kernels_refuse_lengths_they_do_not_handle() {
     let harness = Harness::new("logpwrfft spectra");
     let buffer = harness.allocate::<Complex32>(1 << 14);
     let output = harness.allocate::<f32>(1 << 14);
     let state = harness.allocate::<f32>(8192);
-    for length in [0, 1, 16, 31, 48, 1000, 8192] {
+    for length in [0, 1, 16, 31, 48, 1000, 3 << 12, 1 << 21] {
         assert!(!kernels::logpwrfft_spectra_supported(length));
         let error = kernels::logpwrfft_spectra_twiddles(length).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
@@ -398,6 +405,7 @@ fn one_kernel_spectra_refuse_lengths_they_do_not_handle() {
                 length,
                 output.address(),
                 buffer.address(),
+                0,
                 output.address(),
                 state.address(),
                 length,
@@ -411,27 +419,39 @@ fn one_kernel_spectra_refuse_lengths_they_do_not_handle() {
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
         assert!(error.to_string().contains("power-of-two length"), "{error}");
     }
-    assert!(kernels::logpwrfft_spectra_supported(1024));
-    // Output over the state, and alpha outside [0, 1].
-    let twiddles = harness.upload(&kernels::logpwrfft_spectra_twiddles(64).unwrap());
-    let call = |state: u64, alpha: f64| unsafe {
-        kernels::logpwrfft_spectra::<f32>(
-            &harness.stream,
-            buffer.address(),
-            64,
-            buffer.address(),
-            twiddles.address(),
-            output.address(),
-            state,
-            64,
-            4,
-            false,
-            alpha,
-            0.0,
-        )
+    for length in [32, 1024, 4096, 8192, 1 << 20] {
+        assert!(kernels::logpwrfft_spectra_supported(length));
+    }
+    assert_eq!(kernels::logpwrfft_spectra_scratch(4096, 10).unwrap(), 0);
+    assert_eq!(kernels::logpwrfft_spectra_scratch(8192, 10).unwrap(), 81920);
+    // Output over the state, alpha outside [0, 1], and above 4096 bins no scratch or scratch
+    // over the output.
+    let call = |length: usize, scratch: u64, state: u64, alpha: f64| {
+        let twiddles = harness.upload(&kernels::logpwrfft_spectra_twiddles(length).unwrap());
+        unsafe {
+            kernels::logpwrfft_spectra::<f32>(
+                &harness.stream,
+                buffer.address(),
+                length,
+                buffer.address(),
+                twiddles.address(),
+                scratch,
+                output.address(),
+                state,
+                length,
+                1,
+                false,
+                alpha,
+                0.0,
+            )
+        }
     };
-    let error = call(output.address(), 1.0).unwrap_err();
+    let error = call(64, 0, output.address(), 1.0).unwrap_err();
     assert!(error.to_string().contains("overlap"), "{error}");
-    let error = call(state.address(), 2.0).unwrap_err();
+    let error = call(64, 0, state.address(), 2.0).unwrap_err();
     assert!(error.to_string().contains("alpha"), "{error}");
+    let error = call(8192, 0, state.address(), 1.0).unwrap_err();
+    assert!(error.to_string().contains("scratch"), "{error}");
+    let error = call(8192, output.address(), state.address(), 1.0).unwrap_err();
+    assert!(error.to_string().contains("overlap"), "{error}");
 }

@@ -6,13 +6,14 @@
 // GNU Radio's logpwrfft hierarchical block (stream_to_vector_decimator, fft_vcc /
 // fft_vfc, complex_to_mag_squared, single_pole_iir_filter_ff, nlog10_ff) as one general
 // block. For the FFT sizes grcuda_logpwrfft_spectra_supported() accepts (powers of two
-// from 32 to 4096, where a spectrum fits a thread block's shared memory) one kernel
-// gathers the kept vector of each group of fft_size * decimation input items, windows
-// it, transforms it and writes the decibels, fft-shifted as an index, averaged with the
-// state the block keeps in device memory; that beats cuFFT with callbacks, whose loads
-// and stores run at 40-70% of a bare transform. Other sizes take three steps: the frames
-// kernel into the FFT's input, a batched cuFFT in place, the power kernel; each call then
-// takes a power of two of groups, as cuda.fft does, so the cuFFT handles stay few.
+// from 32 to 2^20) libgrcuda's spectrum kernels do it all with the FFTs in shared memory:
+// they gather the kept vector of each group of fft_size * decimation input items, window
+// it, transform it and write the decibels, fft-shifted as an index, averaged with the
+// state the block keeps in device memory; one kernel up to 4096 bins, two through scratch
+// memory above. That beats cuFFT with callbacks, whose loads and stores run at 40-70% of
+// a bare transform. Other sizes take three steps: the frames kernel into the FFT's input,
+// a batched cuFFT in place, the power kernel; each call then takes a power of two of
+// groups, as cuda.fft does, so the cuFFT handles stay few.
 
 #include "arguments.h"
 #include "fft_batch.h"
@@ -92,6 +93,7 @@ grcuda_status spectra_kernel(const grcuda_stream* stream,
                              size_t stride,
                              const float* window,
                              const void* twiddles,
+                             void* scratch,
                              float* output,
                              float* state,
                              size_t length,
@@ -100,33 +102,21 @@ grcuda_status spectra_kernel(const grcuda_stream* stream,
                              double alpha,
                              float offset)
 {
-    if constexpr (std::is_same_v<T, float>) {
-        return grcuda_logpwrfft_spectra_fc(stream,
-                                           input,
-                                           stride,
-                                           window,
-                                           twiddles,
-                                           output,
-                                           state,
-                                           length,
-                                           frames,
-                                           shift,
-                                           alpha,
-                                           offset);
-    } else {
-        return grcuda_logpwrfft_spectra_cc(stream,
-                                           input,
-                                           stride,
-                                           window,
-                                           twiddles,
-                                           output,
-                                           state,
-                                           length,
-                                           frames,
-                                           shift,
-                                           alpha,
-                                           offset);
-    }
+    const auto launch = std::is_same_v<T, float> ? grcuda_logpwrfft_spectra_fc
+                                                 : grcuda_logpwrfft_spectra_cc;
+    return launch(stream,
+                  input,
+                  stride,
+                  window,
+                  twiddles,
+                  scratch,
+                  output,
+                  state,
+                  length,
+                  frames,
+                  shift,
+                  alpha,
+                  offset);
 }
 
 //! nlog10_ff's k in GNU Radio's chain: bins, windowing loss and reference scale.
@@ -367,16 +357,23 @@ void logpwrfft_impl<T>::propagate_tags(int consumed)
 }
 
 template <class T>
-void logpwrfft_impl<T>::compute_in_one_kernel(const T* first_kept,
-                                              int64_t group,
-                                              int64_t frames,
-                                              float* out)
+void logpwrfft_impl<T>::compute_in_shared_memory(const T* first_kept,
+                                                 int64_t group,
+                                                 int64_t frames,
+                                                 float* out)
 {
+    size_t scratch = 0;
+    check(grcuda_logpwrfft_spectra_scratch(size_t(d_fft_size), size_t(frames), &scratch),
+          d_name.c_str());
+    if (scratch > 0) {
+        d_spectra.reserve(scratch * sizeof(gr_complex)); // grows only
+    }
     check(spectra_kernel<T>(this->stream(),
                             first_kept,
                             size_t(group),
                             d_window.data_as<const float>(),
                             d_twiddles.data(),
+                            scratch > 0 ? d_spectra.data() : nullptr,
                             out,
                             d_state.data_as<float>(),
                             size_t(d_fft_size),
@@ -438,7 +435,7 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
     if (d_plan) {
         compute_around_cufft(first_kept, group, frames, out);
     } else {
-        compute_in_one_kernel(first_kept, group, frames, out);
+        compute_in_shared_memory(first_kept, group, frames, out);
     }
 
     const int consumed = static_cast<int>(frames * group);

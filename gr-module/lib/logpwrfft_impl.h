@@ -53,9 +53,11 @@ private:
     void apply_decimation(int decimation);
     //! Input items per frame: fft_size times the decimation.
     int64_t group_items() const;
-    //! The whole chain in one kernel, for the sizes it handles.
-    void
-    compute_in_one_kernel(const T* first_kept, int64_t group, int64_t frames, float* out);
+    //! The whole chain in libgrcuda's spectrum kernels, for the sizes they handle.
+    void compute_in_shared_memory(const T* first_kept,
+                                  int64_t group,
+                                  int64_t frames,
+                                  float* out);
     //! Frames kernel, batched cuFFT and power kernel, for every other size.
     void
     compute_around_cufft(const T* first_kept, int64_t group, int64_t frames, float* out);
@@ -73,14 +75,15 @@ private:
     bool d_average;
     double d_avg_alpha;
 
-    // Null where one kernel computes the spectra (grcuda_logpwrfft_spectra_supported()).
+    // Null where the spectrum kernels compute the spectra
+    // (grcuda_logpwrfft_spectra_supported()).
     std::unique_ptr<grcuda_fft_plan, void (*)(grcuda_fft_plan*)> d_plan{
         nullptr, grcuda_fft_plan_free
     };
     device_array d_window;   // fft_size taps
     device_array d_state;    // the average's previous output per bin (floats)
-    device_array d_twiddles; // the one-kernel path's table
-    device_array d_spectra;  // the cuFFT path's FFT input, transformed in place
+    device_array d_twiddles; // the spectrum kernels' table
+    device_array d_spectra;  // the spectrum kernels' scratch, or cuFFT's input and output
 };
 
 } // namespace cuda

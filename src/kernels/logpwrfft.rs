@@ -10,17 +10,19 @@
 //! that the caller owns and passes to every call; each call leaves in it the last frame's
 //! output, so the output does not depend on how the stream is split into calls.
 //!
-//! [`logpwrfft_spectra`] is the same chain in one kernel for the lengths
-//! [`logpwrfft_spectra_supported`] accepts: the FFT runs in shared memory, with the twiddle
-//! table [`logpwrfft_spectra_twiddles`] makes, which the caller keeps in device memory. On the
-//! simulated backend it runs the three steps above on the CPU, with rustfft between them.
+//! [`logpwrfft_spectra`] is the same chain in one kernel, or two for lengths above 4096, for
+//! the lengths [`logpwrfft_spectra_supported`] accepts: the FFTs run in shared memory, with
+//! the twiddle table [`logpwrfft_spectra_twiddles`] makes, which the caller keeps in device
+//! memory, and the two-kernel form (a four-step FFT) passes the spectra through scratch
+//! memory the caller also provides. On the simulated backend it runs the three steps above on
+//! the CPU, with rustfft between them.
 
 use crate::error::{Error, Result};
 use crate::kernels::element::{Complex32, WindowElement};
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    LOGPWRFFT_AVERAGE_KERNELS, LOGPWRFFT_AVERAGE_POWERS_KERNELS, LOGPWRFFT_FRAMES_KERNELS, LOGPWRFFT_POWER_KERNELS,
-    LOGPWRFFT_SPECTRA_KERNELS,
+    LOGPWRFFT_AVERAGE_KERNELS, LOGPWRFFT_AVERAGE_POWERS_KERNELS, LOGPWRFFT_COLUMNS_KERNELS, LOGPWRFFT_FRAMES_KERNELS,
+    LOGPWRFFT_POWER_KERNELS, LOGPWRFFT_ROWS_KERNELS, LOGPWRFFT_SPECTRA_KERNELS,
 };
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
@@ -176,43 +178,82 @@ fn rotation(length: usize, shift: bool) -> usize {
     if shift { length.div_ceil(2) % length } else { 0 }
 }
 
-/// The shortest and longest spectra [`logpwrfft_spectra`] transforms (powers of two between).
-const SPECTRA_LENGTHS: std::ops::RangeInclusive<usize> = 32..=4096;
+/// The lengths [`logpwrfft_spectra`] transforms (powers of two): up to `ONE_KERNEL_LONGEST` in
+/// one kernel, longer ones in two (a four-step FFT through scratch memory).
+const SPECTRA_LENGTHS: std::ops::RangeInclusive<usize> = 32..=1 << 20;
+const ONE_KERNEL_LONGEST: usize = 4096;
 
-/// Values each thread of the spectra kernel holds (`SPECTRUM_VALUES` in the source) and the
-/// block size it is tuned for (it takes up to `SPECTRUM_MAX_THREADS`, 256).
+/// Values each thread of the spectrum kernels holds (`SPECTRUM_VALUES` in the source), the
+/// one-kernel form's block size (they take up to `SPECTRUM_MAX_THREADS`), and the values a
+/// block of the two-kernel form transforms at once (its columns times their length).
 const SPECTRUM_VALUES: usize = 16;
 const SPECTRUM_THREADS: usize = 128;
+const SPECTRUM_MAX_THREADS: usize = 256;
+const COLUMNS_MAX: usize = 16;
 
 /// Whether [`logpwrfft_spectra`] handles spectra of `length` bins: a power of two from 32 to
-/// 4096. Other lengths take [`logpwrfft_frames`], an FFT plan and [`logpwrfft_power`].
+/// 2^20. Other lengths take [`logpwrfft_frames`], an FFT plan and [`logpwrfft_power`].
 pub fn logpwrfft_spectra_supported(length: usize) -> bool {
     length.is_power_of_two() && SPECTRA_LENGTHS.contains(&length)
 }
 
-/// The strides of the spectra kernel's passes that twiddle: after a first pass of radix 2, 4, 8
-/// or 16, each radix-16 pass multiplies the stride by 16.
+/// The two-kernel form's split of `length` into N1 * N2 (N1 <= N2, as square as powers of two
+/// allow), or None where one kernel does it all.
+fn four_step_lengths(length: usize) -> Option<(usize, usize)> {
+    (length > ONE_KERNEL_LONGEST).then(|| {
+        let first = 1 << (length.trailing_zeros() / 2);
+        (first, length / first)
+    })
+}
+
+/// The strides of a shared-memory FFT's passes that twiddle: after a first pass of radix 2, 4,
+/// 8 or 16, each radix-16 pass multiplies the stride by 16.
 fn twiddled_pass_strides(length: usize) -> impl Iterator<Item = usize> {
     let remainder = length.trailing_zeros() % 4;
     let first = if remainder == 0 { 16 } else { 1 << remainder };
     std::iter::successors(Some(first), |stride| Some(stride * 16)).take_while(move |&stride| stride < length)
 }
 
-/// The twiddle table of [`logpwrfft_spectra`] for `length` bins: for each pass after the first
-/// (stride s), entries (r - 1) * s + k = exp(-2 pi i r k / (16 s)) for r in 1..16 and k < s,
-/// computed in double precision and rounded to complex64.
+/// exp(-2 pi i numerator / denominator), computed in double precision, rounded to complex64.
+fn root(numerator: usize, denominator: usize) -> Complex32 {
+    let angle = -2.0 * std::f64::consts::PI * numerator as f64 / denominator as f64;
+    Complex32::new(angle.cos() as f32, angle.sin() as f32)
+}
+
+/// A shared-memory FFT's table: for each pass after the first (stride s), entries (r - 1) * s +
+/// k = exp(-2 pi i r k / (16 s)) for r in 1..16 and k < s.
+fn pass_twiddles(length: usize) -> impl Iterator<Item = Complex32> {
+    twiddled_pass_strides(length)
+        .flat_map(|stride| (1..16).flat_map(move |r| (0..stride).map(move |k| root(r * k, 16 * stride))))
+}
+
+/// The twiddle table of [`logpwrfft_spectra`] for `length` bins. One kernel: the table of its
+/// FFT. Two (length N1 * N2): the tables of the N1- and the N2-point FFTs, then entry n2 * N1
+/// + k1 = exp(-2 pi i n2 k1 / length) for the step between them.
 pub fn logpwrfft_spectra_twiddles(length: usize) -> Result<Vec<Complex32>> {
     require_spectra_length(length)?;
-    let mut table = Vec::new();
-    for stride in twiddled_pass_strides(length) {
-        for r in 1..16 {
-            for k in 0..stride {
-                let angle = -2.0 * std::f64::consts::PI * (r * k) as f64 / (16 * stride) as f64;
-                table.push(Complex32::new(angle.cos() as f32, angle.sin() as f32));
-            }
-        }
+    Ok(match four_step_lengths(length) {
+        None => pass_twiddles(length).collect(),
+        Some((first, second)) => pass_twiddles(first)
+            .chain(pass_twiddles(second))
+            .chain((0..second).flat_map(|n2| (0..first).map(move |k1| root(n2 * k1, length))))
+            .collect(),
+    })
+}
+
+/// Entries of a shared-memory FFT's table: 15 per stride of its passes that twiddle.
+fn pass_twiddle_count(length: usize) -> usize {
+    twiddled_pass_strides(length).map(|stride| 15 * stride).sum()
+}
+
+/// Complex values of scratch memory [`logpwrfft_spectra`] needs for `frames` frames of
+/// `length` bins: none for one kernel, the frames' spectra for two.
+pub fn logpwrfft_spectra_scratch(length: usize, frames: usize) -> Result<usize> {
+    require_spectra_length(length)?;
+    match four_step_lengths(length) {
+        None => Ok(0),
+        Some(_) => validate::product("logpwrfft scratch", &[length, frames]),
     }
-    Ok(table)
 }
 
 fn require_spectra_length(length: usize) -> Result<()> {
@@ -220,26 +261,28 @@ fn require_spectra_length(length: usize) -> Result<()> {
         return Ok(());
     }
     Err(Error::invalid_argument(format!(
-        "logpwrfft spectra in one kernel need a power-of-two length from {} to {}, got {length}: use the \
-         frames, an FFT plan and the power kernel for it",
+        "logpwrfft spectra in one or two kernels need a power-of-two length from {} to {}, got {length}: \
+         use the frames, an FFT plan and the power kernel for it",
         SPECTRA_LENGTHS.start(),
         SPECTRA_LENGTHS.end()
     )))
 }
 
 /// [`logpwrfft_frames`], the forward FFT of each frame and [`logpwrfft_power`] in one kernel
-/// (two with averaging), for lengths [`logpwrfft_spectra_supported`] accepts: from `frames`
-/// frames of `length` input items `stride` apart, `output[f * length + j]` is the decibel
-/// level of bin j as [`logpwrfft_power`] defines it, with `state` read and left as there.
-/// `twiddles` holds [`logpwrfft_spectra_twiddles`]`(length)` in device memory. The decibels
-/// are within a few 1e-6 dB of [`logpwrfft_power`]'s (a faster log10).
+/// for lengths up to 4096, two above (a third with averaging), for lengths
+/// [`logpwrfft_spectra_supported`] accepts: from `frames` frames of `length` input items
+/// `stride` apart, `output[f * length + j]` is the decibel level of bin j as
+/// [`logpwrfft_power`] defines it, with `state` read and left as there. `twiddles` holds
+/// [`logpwrfft_spectra_twiddles`]`(length)` in device memory, `scratch`
+/// [`logpwrfft_spectra_scratch`]`(length, frames)` complex values (any address where that is
+/// 0). The decibels are within a few 1e-6 dB of [`logpwrfft_power`]'s (a faster log10).
 ///
 /// # Safety
 /// `input` must address `(frames - 1) * stride + length` items of `T`, `window` `length`
-/// float32 values, `twiddles` the table's complex64 values, `output` `frames * length` and
-/// `state` `length` float32 items of device memory of the stream's device (host memory on the
-/// simulated backend) until the kernels complete, and nothing else may use `output` and
-/// `state` meanwhile.
+/// float32 values, `twiddles` the table's and `scratch` its count of complex64 values,
+/// `output` `frames * length` and `state` `length` float32 items of device memory of the
+/// stream's device (host memory on the simulated backend) until the kernels complete, and
+/// nothing else may use `scratch`, `output` and `state` meanwhile.
 #[allow(clippy::too_many_arguments)] // the C entry point's parameters, one for one
 pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
     stream: &Stream,
@@ -247,6 +290,7 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
     stride: usize,
     window: u64,
     twiddles: u64,
+    scratch: u64,
     output: u64,
     state: u64,
     length: usize,
@@ -271,53 +315,126 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
     let input_items = validate::product("logpwrfft input", &[frames - 1, stride])?
         .checked_add(length)
         .ok_or_else(|| Error::invalid_argument("the logpwrfft input size overflows"))?;
-    let twiddle_count: usize = twiddled_pass_strides(length).map(|stride| 15 * stride).sum();
+    let twiddle_count = match four_step_lengths(length) {
+        None => pass_twiddle_count(length),
+        Some((first, second)) => pass_twiddle_count(first) + pass_twiddle_count(second) + length,
+    };
+    let scratch_count = logpwrfft_spectra_scratch(length, frames)?;
     let input_range = validate::array::<T>("input", input, input_items)?;
     let window_range = validate::array::<f32>("window", window, length)?;
     let twiddle_range = validate::array::<Complex32>("twiddles", twiddles, twiddle_count.max(1))?;
     let output_range = validate::array::<f32>("output", output, count)?;
     let state_range = validate::array::<f32>("state", state, length)?;
-    for (name, range) in [("input", &input_range), ("window", &window_range), ("twiddles", &twiddle_range)] {
-        validate::disjoint((name, range), ("output", &output_range))?;
-        validate::disjoint((name, range), ("state", &state_range))?;
+    let mut written = vec![("output", output_range), ("state", state_range)];
+    if scratch_count > 0 {
+        written.push(("scratch", validate::array::<Complex32>("scratch", scratch, scratch_count)?));
     }
-    validate::disjoint(("output", &output_range), ("state", &state_range))?;
+    for (index, (name, range)) in written.iter().enumerate() {
+        for (read, read_range) in [("input", &input_range), ("window", &window_range), ("twiddles", &twiddle_range)] {
+            validate::disjoint((read, read_range), (name, range))?;
+        }
+        for (other, other_range) in &written[index + 1..] {
+            validate::disjoint((name, range), (other, other_range))?;
+        }
+    }
     let rotation = rotation(length, shift);
     let on_cpu = || unsafe {
         spectra_on_cpu::<T>(input, stride, window, output, state, length, frames, rotation, alpha, offset)
     };
     let averaging = alpha != 1.0;
-    launch::run(stream, LOGPWRFFT_SPECTRA_KERNELS.variant(T::NAME), on_cpu, |kernel| {
-        let threads_per_frame = length / SPECTRUM_VALUES;
-        let threads = threads_per_frame.max(SPECTRUM_THREADS);
-        let frames_per_block = threads / threads_per_frame;
-        // One padding value per 16 (see `padded` in the source).
-        let shared_bytes = frames_per_block * (length + length / 16) * std::mem::size_of::<Complex32>();
-        let (stride_argument, frames_argument) = (stride as u64, frames as u64);
-        let (length_argument, log2_argument) = (length as i32, length.trailing_zeros() as i32);
-        let (rotation_argument, decibels_argument) = (rotation as i32, i32::from(!averaging));
-        unsafe {
-            kernel.launch_tiles(
-                frames.div_ceil(frames_per_block),
-                threads as u32,
-                shared_bytes as u32,
-                &mut [
-                    argument(&input),
-                    argument(&stride_argument),
-                    argument(&window),
-                    argument(&twiddles),
-                    argument(&output),
-                    argument(&state),
-                    argument(&length_argument),
-                    argument(&log2_argument),
-                    argument(&frames_argument),
-                    argument(&rotation_argument),
-                    argument(&offset),
-                    argument(&decibels_argument),
-                ],
-            )
+    let (rotation_argument, decibels_argument) = (rotation as i32, i32::from(!averaging));
+    let frames_argument = frames as u64;
+    match four_step_lengths(length) {
+        None => launch::run(stream, LOGPWRFFT_SPECTRA_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+            let threads_per_frame = length / SPECTRUM_VALUES;
+            let threads = threads_per_frame.max(SPECTRUM_THREADS);
+            let frames_per_block = threads / threads_per_frame;
+            let stride_argument = stride as u64;
+            let (length_argument, log2_argument) = (length as i32, length.trailing_zeros() as i32);
+            unsafe {
+                kernel.launch_tiles(
+                    frames.div_ceil(frames_per_block),
+                    threads as u32,
+                    spectrum_shared_bytes(frames_per_block, length),
+                    &mut [
+                        argument(&input),
+                        argument(&stride_argument),
+                        argument(&window),
+                        argument(&twiddles),
+                        argument(&output),
+                        argument(&state),
+                        argument(&length_argument),
+                        argument(&log2_argument),
+                        argument(&frames_argument),
+                        argument(&rotation_argument),
+                        argument(&offset),
+                        argument(&decibels_argument),
+                    ],
+                )
+            }
+        })?,
+        Some((first, second)) => {
+            // The scratch holds, per frame, column n2's N1 transformed values at n2 * N1.
+            let second_twiddles = twiddles + (pass_twiddle_count(first) * size_of::<Complex32>()) as u64;
+            let step_twiddles = second_twiddles + (pass_twiddle_count(second) * size_of::<Complex32>()) as u64;
+            let (first_argument, second_argument) = (first as i32, second as i32);
+            launch::run(stream, LOGPWRFFT_COLUMNS_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+                let (columns, threads) = column_block(first);
+                let stride_argument = stride as u64;
+                let log2_argument = first.trailing_zeros() as i32;
+                unsafe {
+                    kernel.launch_tiles(
+                        frames * (second / columns),
+                        threads,
+                        spectrum_shared_bytes(columns, first),
+                        &mut [
+                            argument(&input),
+                            argument(&stride_argument),
+                            argument(&window),
+                            argument(&twiddles),
+                            argument(&scratch),
+                            argument(&first_argument),
+                            argument(&log2_argument),
+                            argument(&second_argument),
+                            argument(&frames_argument),
+                        ],
+                    )
+                }
+            })?;
+            if !stream.device().is_simulated() {
+                launch::run(
+                    stream,
+                    LOGPWRFFT_ROWS_KERNELS.variant(""),
+                    || {},
+                    |kernel| {
+                        let (rows, threads) = column_block(second);
+                        let log2_argument = second.trailing_zeros() as i32;
+                        unsafe {
+                            kernel.launch_tiles(
+                                frames * (first / rows),
+                                threads,
+                                spectrum_shared_bytes(rows, second),
+                                &mut [
+                                    argument(&scratch),
+                                    argument(&second_twiddles),
+                                    argument(&step_twiddles),
+                                    argument(&output),
+                                    argument(&state),
+                                    argument(&first_argument),
+                                    argument(&second_argument),
+                                    argument(&log2_argument),
+                                    argument(&frames_argument),
+                                    argument(&rotation_argument),
+                                    argument(&offset),
+                                    argument(&decibels_argument),
+                                ],
+                            )
+                        }
+                    },
+                )?;
+            }
         }
-    })?;
+    }
     if !averaging || stream.device().is_simulated() {
         return Ok(());
     }
@@ -327,7 +444,7 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
         LOGPWRFFT_AVERAGE_POWERS_KERNELS.variant(""),
         || {},
         |kernel| {
-            let (length_argument, frames_argument, one_minus_alpha) = (length as u64, frames as u64, 1.0 - alpha);
+            let (length_argument, one_minus_alpha) = (length as u64, 1.0 - alpha);
             unsafe {
                 kernel.launch_tiles(
                     length.div_ceil(AVERAGE_BINS),
@@ -346,6 +463,20 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
             }
         },
     )
+}
+
+/// A block of the two-kernel form for sequences of `length` values: how many side by side
+/// (up to 16, and no more than SPECTRUM_MAX_THREADS threads of 16 values) and its threads.
+fn column_block(length: usize) -> (usize, u32) {
+    let threads_per_sequence = length / SPECTRUM_VALUES;
+    let columns = (SPECTRUM_MAX_THREADS / threads_per_sequence).min(COLUMNS_MAX);
+    (columns, (columns * threads_per_sequence) as u32)
+}
+
+/// Dynamic shared memory of a spectrum block holding `sequences` sequences of `length` values:
+/// `slice_values` in the source (one pad per 16 values and one more) each.
+fn spectrum_shared_bytes(sequences: usize, length: usize) -> u32 {
+    (sequences * (length + length / 16 + 1) * size_of::<Complex32>()) as u32
 }
 
 /// The simulated backend's [`logpwrfft_spectra`]: the frames, rustfft and the power kernel's

@@ -58,8 +58,8 @@ pub use fir_filter::{FirTypes, Rotation, fir_filter, fir_input_items};
 pub use interleave::{deinterleave, interleave};
 pub use load::load;
 pub use logpwrfft::{
-    SpectrumInput, logpwrfft_frames, logpwrfft_power, logpwrfft_spectra, logpwrfft_spectra_supported,
-    logpwrfft_spectra_twiddles,
+    SpectrumInput, logpwrfft_frames, logpwrfft_power, logpwrfft_spectra, logpwrfft_spectra_scratch,
+    logpwrfft_spectra_supported, logpwrfft_spectra_twiddles,
 };
 pub use magnitude::{magnitude, magnitude_squared};
 pub use moving_average::{moving_average, moving_average_history};

@@ -131,6 +131,9 @@ pub(crate) static LOGPWRFFT_POWER_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT,
 pub(crate) static LOGPWRFFT_AVERAGE_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_average", [""]);
 pub(crate) static LOGPWRFFT_SPECTRA_KERNELS: Kernels<2> =
     Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_spectra_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static LOGPWRFFT_COLUMNS_KERNELS: Kernels<2> =
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_columns_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static LOGPWRFFT_ROWS_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_rows", [""]);
 pub(crate) static LOGPWRFFT_AVERAGE_POWERS_KERNELS: Kernels<1> =
     Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_average_powers", [""]);
 
@@ -227,6 +230,8 @@ mod tests {
             .chain(kernels(&LOGPWRFFT_POWER_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_KERNELS))
             .chain(kernels(&LOGPWRFFT_SPECTRA_KERNELS))
+            .chain(kernels(&LOGPWRFFT_COLUMNS_KERNELS))
+            .chain(kernels(&LOGPWRFFT_ROWS_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_POWERS_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
             .chain(kernels(&RATIONAL_RESAMPLER_TILED_KERNELS))

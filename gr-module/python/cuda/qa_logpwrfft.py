@@ -61,7 +61,7 @@ class qa_logpwrfft(flowgraph_test):
     def test_matches_gnu_radio(self):
         windows = {"default": None, "hann": window.hann, "rectangular": window.rectangular}
         for kind in ("c", "f"):
-            for fft_size in (16, 32, 1024, 4096, 255):  # 32..4096: one kernel; 16, 255: cuFFT
+            for fft_size in (16, 32, 1024, 4096, 8192, 255):  # 32..4096: one kernel, 8192: two; 16, 255: cuFFT
                 for frame_rate in (1e6 / fft_size, 1e6 / fft_size / 3.4):  # decimation 1 and 3
                     for average, avg_alpha in ((False, 1.0), (True, 0.25)):
                         for name, win in windows.items():

@@ -104,7 +104,7 @@ pub extern "C" fn grcuda_logpwrfft_power(
 }
 
 /// Whether grcuda_logpwrfft_spectra_cc() and grcuda_logpwrfft_spectra_fc() handle spectra of
-/// `length` bins: a power of two from 32 to 4096. For other lengths use
+/// `length` bins: a power of two from 32 to 2^20 (1048576). For other lengths use
 /// grcuda_logpwrfft_frames_cc(), an FFT plan and grcuda_logpwrfft_power().
 #[must_use]
 #[unsafe(no_mangle)]
@@ -145,6 +145,20 @@ pub extern "C" fn grcuda_logpwrfft_spectra_twiddles(
     })
 }
 
+/// Stores in `*count_out` the complex floats of device memory grcuda_logpwrfft_spectra_cc() and
+/// _fc() need as scratch for `frames` frames of `length` bins: 0 up to 4096 bins (one kernel
+/// does it all), `length * frames` above (two kernels pass the spectra through it).
+/// InvalidArgument for a length grcuda_logpwrfft_spectra_supported() refuses.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_logpwrfft_spectra_scratch(
+    length: usize,
+    frames: usize,
+    count_out: *mut usize,
+) -> grcuda_status {
+    guard_out(count_out, "count_out", 0, || kernels::logpwrfft_spectra_scratch(length, frames))
+}
+
 #[allow(clippy::too_many_arguments)] // the C entry points' parameters
 fn logpwrfft_spectra<T: SpectrumInput>(
     stream: *const grcuda_stream,
@@ -152,6 +166,7 @@ fn logpwrfft_spectra<T: SpectrumInput>(
     stride: usize,
     window: *const f32,
     twiddles: *const c_void,
+    scratch: *mut c_void,
     output: *mut f32,
     state: *mut f32,
     length: usize,
@@ -167,6 +182,7 @@ fn logpwrfft_spectra<T: SpectrumInput>(
             stride,
             window as u64,
             twiddles as u64,
+            scratch as u64,
             output as u64,
             state as u64,
             length,
@@ -179,12 +195,14 @@ fn logpwrfft_spectra<T: SpectrumInput>(
 }
 
 /// grcuda_logpwrfft_frames_cc(), the forward FFT of each frame and grcuda_logpwrfft_power() in
-/// one kernel (two with alpha below 1), for the lengths grcuda_logpwrfft_spectra_supported()
-/// accepts: complex float input, `frames` frames of `length` items `stride` (at least
-/// `length`) items apart; `window` holds `length` float taps, `twiddles` the table of
-/// grcuda_logpwrfft_spectra_twiddles(), both in device memory; `output`, `state`, `shift`,
-/// `alpha` and `offset` as for grcuda_logpwrfft_power(), whose decibels this matches within a
-/// few 1e-6 dB. Output and state overlap neither each other nor the inputs.
+/// one kernel up to 4096 bins and two above (one more with alpha below 1), for the lengths
+/// grcuda_logpwrfft_spectra_supported() accepts: complex float input, `frames` frames of
+/// `length` items `stride` (at least `length`) items apart; `window` holds `length` float
+/// taps, `twiddles` the table of grcuda_logpwrfft_spectra_twiddles(), `scratch` the complex
+/// floats grcuda_logpwrfft_spectra_scratch() asks for (NULL where that is 0), all in device
+/// memory; `output`, `state`, `shift`, `alpha` and `offset` as for grcuda_logpwrfft_power(),
+/// whose decibels this matches within a few 1e-6 dB. Scratch, output and state overlap
+/// neither each other nor the inputs.
 #[allow(clippy::too_many_arguments)] // one C parameter per setting of the chain
 #[must_use]
 #[unsafe(no_mangle)]
@@ -194,6 +212,7 @@ pub extern "C" fn grcuda_logpwrfft_spectra_cc(
     stride: usize,
     window: *const f32,
     twiddles: *const c_void,
+    scratch: *mut c_void,
     output: *mut f32,
     state: *mut f32,
     length: usize,
@@ -203,7 +222,7 @@ pub extern "C" fn grcuda_logpwrfft_spectra_cc(
     offset: f32,
 ) -> grcuda_status {
     logpwrfft_spectra::<Complex32>(
-        stream, input, stride, window, twiddles, output, state, length, frames, shift, alpha, offset,
+        stream, input, stride, window, twiddles, scratch, output, state, length, frames, shift, alpha, offset,
     )
 }
 
@@ -217,6 +236,7 @@ pub extern "C" fn grcuda_logpwrfft_spectra_fc(
     stride: usize,
     window: *const f32,
     twiddles: *const c_void,
+    scratch: *mut c_void,
     output: *mut f32,
     state: *mut f32,
     length: usize,
@@ -226,6 +246,6 @@ pub extern "C" fn grcuda_logpwrfft_spectra_fc(
     offset: f32,
 ) -> grcuda_status {
     logpwrfft_spectra::<f32>(
-        stream, input, stride, window, twiddles, output, state, length, frames, shift, alpha, offset,
+        stream, input, stride, window, twiddles, scratch, output, state, length, frames, shift, alpha, offset,
     )
 }
