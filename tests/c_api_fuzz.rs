@@ -1458,6 +1458,9 @@ impl Fuzzer {
     }
 
     fn logpwrfft_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        if self.rng.percent(34) {
+            return self.logpwrfft_spectra_call(stream, backend);
+        }
         let (length, frames) = self.shape();
         let total = length.checked_mul(frames).filter(|&t| t <= MAX_ITEMS).unwrap_or(usize::MAX);
         let taps = self.array(backend, if length <= MAX_ITEMS { length } else { usize::MAX }, 4);
@@ -1507,6 +1510,74 @@ impl Fuzzer {
                 format!("{spectra:#x}, {output:#x}, {state:#x}, {length} x {frames}, alpha {alpha}")
             });
         }
+    }
+
+    /// The spectrum kernels with the queries that size their table and scratch: lengths they
+    /// take (one kernel up to 4096, two above) and lengths they refuse.
+    fn logpwrfft_spectra_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        use grcuda_status::GRCUDA_STATUS_OK;
+        let length = self.rng.pick(&[0, 16, 32, 64, 256, 1000, 1024, 1 << 40, usize::MAX]);
+        let frames = self.rng.pick(&[0, 1, 2, 3, usize::MAX]);
+        let supported = grcuda_logpwrfft_spectra_supported(length);
+        self.count_call("grcuda_logpwrfft_spectra_supported");
+        let mut entries = usize::MAX;
+        let count_out = if self.rng.percent(5) { null_mut() } else { &mut entries as *mut usize };
+        let status = grcuda_logpwrfft_spectra_twiddles(length, null_mut(), 0, count_out);
+        self.check("grcuda_logpwrfft_spectra_twiddles", status, Scope::Simulated, || format!("{length}, NULL, 0"));
+        if !count_out.is_null() && (status == GRCUDA_STATUS_OK) != supported {
+            self.fail(&format!(
+                "grcuda_logpwrfft_spectra_twiddles({length}) returned {status:?}, supported: {supported}"
+            ));
+        }
+        if status == GRCUDA_STATUS_OK {
+            let mut table = vec![grcuda_complex32 { real: 0.0, imag: 0.0 }; entries];
+            let capacity = self.rng.pick(&[entries, entries.saturating_sub(1), entries + 3]);
+            let pointer = if self.rng.percent(5) { null_mut() } else { table.as_mut_ptr() };
+            self.arm();
+            let status = grcuda_logpwrfft_spectra_twiddles(length, pointer as _, capacity, &mut entries);
+            self.check("grcuda_logpwrfft_spectra_twiddles", status, Scope::Simulated, || {
+                format!("{length}, {pointer:?}, {capacity}")
+            });
+        }
+        let mut scratch_count = usize::MAX;
+        self.arm();
+        let status = grcuda_logpwrfft_spectra_scratch(length, frames, &mut scratch_count);
+        self.check("grcuda_logpwrfft_spectra_scratch", status, Scope::Simulated, || format!("{length}, {frames}"));
+        // Counts too large for the fuzzer's memory are ones the library must refuse.
+        let total = length.saturating_mul(frames);
+        let decimation = self.rng.pick(&[0, 1, 3]);
+        let stride = length.saturating_mul(decimation);
+        let span = frames.saturating_sub(1).saturating_mul(stride).saturating_add(length);
+        let complex = self.rng.percent(50);
+        let input = self.array(backend, span, if complex { 8 } else { 4 });
+        let window = self.array(backend, length, 4);
+        let twiddles = self.array(backend, if status == GRCUDA_STATUS_OK { entries } else { 1 }, 8);
+        let scratch = if self.rng.percent(10) { 0 } else { self.array(backend, scratch_count.max(1), 8) };
+        let output = if self.rng.percent(10) { input } else { self.array(backend, total, 4) };
+        let state = if self.rng.percent(10) { output } else { self.array(backend, length, 4) };
+        let shift = self.rng.percent(50);
+        let alpha = self.rng.pick(&[1.0, 0.25, 0.0, -1.0, f64::NAN]);
+        self.arm();
+        let launch = if complex { grcuda_logpwrfft_spectra_cc } else { grcuda_logpwrfft_spectra_fc };
+        let status = launch(
+            stream,
+            input as _,
+            stride,
+            window as _,
+            twiddles as _,
+            scratch as _,
+            output as _,
+            state as _,
+            length,
+            frames,
+            shift,
+            alpha,
+            -3.0,
+        );
+        let function = if complex { "grcuda_logpwrfft_spectra_cc" } else { "grcuda_logpwrfft_spectra_fc" };
+        self.check(function, status, scope_of(backend), || {
+            format!("{input:#x}, stride {stride}, scratch {scratch:#x}, {output:#x}, {state:#x}, {length} x {frames}, alpha {alpha}")
+        });
     }
 
     /// A polyphase factor (interpolation, decimation, taps per phase, channels): mostly

@@ -184,10 +184,12 @@ const SPECTRA_LENGTHS: std::ops::RangeInclusive<usize> = 32..=1 << 20;
 const ONE_KERNEL_LONGEST: usize = 4096;
 
 /// Values each thread of the spectrum kernels holds (`SPECTRUM_VALUES` in the source), the
-/// one-kernel form's block size (they take up to `SPECTRUM_MAX_THREADS`), and the values a
-/// block of the two-kernel form transforms at once (its columns times their length).
+/// one-kernel form's smallest block (two warps: on the H200 faster than larger blocks for
+/// every length up to 1024), the largest block of any form (`SPECTRUM_MAX_THREADS`), and the
+/// most columns a block of the two-kernel form takes (16 adjacent complex values: a warp's
+/// loads in 128-byte runs).
 const SPECTRUM_VALUES: usize = 16;
-const SPECTRUM_THREADS: usize = 128;
+const SPECTRUM_THREADS: usize = 64;
 const SPECTRUM_MAX_THREADS: usize = 256;
 const COLUMNS_MAX: usize = 16;
 
