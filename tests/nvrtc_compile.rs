@@ -89,6 +89,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_overlap_save_extract_{name}"));
         expected.push(format!("grcuda_logpwrfft_frames_{name}"));
         expected.push(format!("grcuda_logpwrfft_spectra_{name}"));
+        expected.push(format!("grcuda_logpwrfft_columns_{name}"));
     }
     for types in ["ccc", "ccf", "fff"] {
         expected.push(format!("grcuda_fir_filter_{types}"));
@@ -123,6 +124,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         "grcuda_logpwrfft_power",
         "grcuda_logpwrfft_average",
         "grcuda_logpwrfft_average_powers",
+        "grcuda_logpwrfft_rows",
     ] {
         expected.push(name.to_string());
     }
