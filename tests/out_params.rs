@@ -273,6 +273,18 @@ fn cases() -> Vec<Case> {
             slot_cleared,
         ),
         (
+            "grcuda_logpwrfft_spectra_twiddles",
+            "got 1000",
+            |_| grcuda_logpwrfft_spectra_twiddles(1000, null_mut(), 0, slot()),
+            slot_cleared,
+        ),
+        (
+            "grcuda_logpwrfft_spectra_scratch",
+            "got 1000",
+            |_| grcuda_logpwrfft_spectra_scratch(1000, 1, slot()),
+            slot_cleared,
+        ),
+        (
             "grcuda_device_get_info",
             "device is NULL",
             |_| INFO.with(|info| grcuda_device_get_info(null(), info.as_ptr())),
@@ -346,6 +358,8 @@ fn a_null_out_parameter_is_named_before_a_null_handle() {
         ("plan_out", grcuda_fft_plan_new(null(), 99, 0, null_mut())),
         ("expression_out", grcuda_expression_new(null(), null(), 9, 9, 0, 0, null(), null(), 0, null_mut())),
         ("value_out", grcuda_expression_parameter(null(), null(), null_mut())),
+        ("count_out", grcuda_logpwrfft_spectra_twiddles(1000, null_mut(), 0, null_mut())),
+        ("count_out", grcuda_logpwrfft_spectra_scratch(1000, 1, null_mut())),
     ];
     for (name, status) in checks {
         // Each status was computed before the next call, so check the statuses only here; the
