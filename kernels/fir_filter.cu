@@ -3,9 +3,10 @@
 // FIR filters, as GNU Radio's fir_filter_ccc/ccf/fff compute them: output j is the dot
 // product of the reversed taps with the input from item j * decimation on, where the input
 // starts with tap_count - 1 items of history. Direct form (one thread per output) for short
-// filters; overlap-save through cuFFT for long ones: gather the overlapping segments, multiply
-// their spectra by the filter's response, and after the inverse transform extract the valid
-// outputs. Complex outputs may be rotated by a phase that advances per output (the frequency
+// filters; overlap-save for long ones: transform the overlapping segments, multiply their
+// spectra by the filter's response, and after the inverse transform extract the valid
+// outputs, in one kernel with shared-memory FFTs up to 4096 points, or in three passes around
+// cuFFT beyond. Complex outputs may be rotated by a phase that advances per output (the frequency
 // translation of freq_xlating_fir_filter): phase(j) = start + j * increment, in double
 // precision so that it stays exact over any number of outputs.
 //
@@ -13,6 +14,7 @@
 // CPU backend (Rust's mul_add, in the same order) rounds identically.
 
 #include "grcuda_common.cuh"
+#include "shared_fft.cuh"
 
 namespace {
 
@@ -352,3 +354,122 @@ extern "C" __global__ void grcuda_overlap_save_multiply(complex64* spectra, cons
                                                        count_type fft_size, count_type count) {
     GRID_STRIDE_LOOP(i, count) { spectra[i] = grcuda::multiply(spectra[i], response[i % fft_size]); }
 }
+
+// Overlap-save in one kernel for FFT sizes the shared-memory FFT takes (up to 4096): each
+// sequence's forward FFT, the product with the response, the inverse FFT (the forward one of
+// the conjugates) and the extraction of its outputs happen in shared memory, so a sample is
+// read once per segment that uses it and each output written once. Float samples (real taps)
+// pack two consecutive segments into one sequence, one in the real and one in the imaginary
+// part, which the real taps filter apart: sequence q then covers the segments 2q and 2q + 1.
+// Segments are numbered from the call's first segment, whose start the host aligns to the
+// stream (for float samples, to an even segment), so that every segment is transformed with
+// the same partner in whatever call it is computed.
+#define OVERLAP_SAVE_MAX_THREADS 256
+
+namespace {
+
+template <typename T>
+struct SegmentsPerSequence;
+template <>
+struct SegmentsPerSequence<float> {
+    static constexpr count_type value = 2;
+};
+template <>
+struct SegmentsPerSequence<complex64> {
+    static constexpr count_type value = 1;
+};
+
+// Item i of the segment whose first input item is `start`: zero past the segment's `length`
+// and past the `available` input, as overlap_save_gather pads.
+template <typename T>
+__device__ inline T segment_item(const T* input, count_type available, count_type start,
+                                 count_type i, count_type length) {
+    return i < length && start + i < available ? input[start + i] : grcuda::zero<T>();
+}
+
+__device__ inline complex64 sequence_value(const float* input, count_type available,
+                                           count_type start, count_type i, count_type step,
+                                           count_type length) {
+    return complex64{segment_item(input, available, start, i, length),
+                     segment_item(input, available, start + step, i, length)};
+}
+__device__ inline complex64 sequence_value(const complex64* input, count_type available,
+                                           count_type start, count_type i, count_type, count_type length) {
+    return segment_item(input, available, start, i, length);
+}
+
+// The inverse transform's value n of sequence q as each of its segments' output: the
+// conjugate of the forward transform of the conjugates.
+__device__ inline float segment_output(complex64 value, count_type half, float) {
+    return half == 0 ? value.real : -value.imag;
+}
+__device__ inline complex64 segment_output(complex64 value, count_type, complex64) {
+    return complex64{value.real, -value.imag};
+}
+
+// Sequence group `group`: blockDim.x / (fft_size / 16) sequences, one per slice of the block.
+// Output j is the full-rate output at position first + j * decimation, counted from the
+// first segment's start, as overlap_save_extract defines it.
+template <typename T>
+__device__ __noinline__ void overlap_save_group(count_type group, const T* input, count_type available,
+                                                const complex64* response, const complex64* twiddles,
+                                                T* output, count_type outputs, int fft_size,
+                                                int log2_fft_size, count_type step, count_type length,
+                                                count_type offset, count_type first,
+                                                count_type decimation, Rotation rotation,
+                                                count_type sequences) {
+    extern __shared__ complex64 exchange[];
+    constexpr count_type segments = SegmentsPerSequence<T>::value;
+    const int threads_per_sequence = fft_size / SHARED_FFT_VALUES;
+    const int local = threadIdx.x / threads_per_sequence;
+    const int t = threadIdx.x - local * threads_per_sequence;
+    const count_type sequence = group * (blockDim.x / threads_per_sequence) + local;
+    const bool active = sequence < sequences;
+    const count_type start = sequence * segments * step;
+    complex64* x = exchange + local * shared_fft_slice_values(fft_size);
+    shared_fft<false, true>(
+        x, t, fft_size, log2_fft_size, twiddles,
+        [&](int i) {
+            return active ? sequence_value(input, available, start, i, step, length)
+                          : complex64{0.0f, 0.0f};
+        },
+        [&](int k, complex64 value) {
+            const complex64 product = grcuda::multiply(value, response[k]);
+            x[shared_fft_index(k)] = complex64{product.real, -product.imag};
+        });
+    shared_fft<true, false>(
+        x, t, fft_size, log2_fft_size, twiddles, [&](int i) { return x[shared_fft_index(i)]; },
+        [&](int n, complex64 value) {
+            if (!active || count_type(n) < offset || count_type(n) - offset >= step) return;
+#pragma unroll
+            for (count_type half = 0; half < segments; half++) {
+                const count_type position = start + half * step + (count_type(n) - offset);
+                if (position < first) continue;
+                const count_type distance = position - first;
+                const count_type j = decimation == 1 ? distance : distance / decimation;
+                if (j * decimation != distance || j >= outputs) continue;
+                output[j] = rotated(segment_output(value, half, T()), rotation, j);
+            }
+        });
+}
+
+}  // namespace
+
+#define OVERLAP_SAVE_SEGMENTS_KERNEL(name, T)                                                     \
+    extern "C" __global__ void __launch_bounds__(OVERLAP_SAVE_MAX_THREADS, 3)                    \
+        grcuda_overlap_save_segments_##name(                                                       \
+            const T* input, count_type available, const complex64* response,                      \
+            const complex64* twiddles, T* output, count_type outputs, int fft_size,                \
+            int log2_fft_size, count_type step, count_type length, count_type offset,              \
+            count_type first, count_type decimation, Rotation rotation, count_type sequences) {    \
+        const count_type per_block = blockDim.x / (fft_size / SHARED_FFT_VALUES);                  \
+        const count_type groups = (sequences + per_block - 1) / per_block;                         \
+        for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {                  \
+            overlap_save_group(group, input, available, response, twiddles, output, outputs,       \
+                               fft_size, log2_fft_size, step, length, offset, first, decimation,   \
+                               rotation, sequences);                                               \
+        }                                                                                          \
+    }
+
+OVERLAP_SAVE_SEGMENTS_KERNEL(float32, float)
+OVERLAP_SAVE_SEGMENTS_KERNEL(complex64, complex64)

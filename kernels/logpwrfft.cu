@@ -20,15 +20,12 @@
 //
 // grcuda_logpwrfft_spectra_*: the whole chain for power-of-two lengths from 32 to 4096 in one
 // kernel, so that a sample is read once and its decibel written once (12 or 8 bytes against
-// the three passes' 44). Each frame is an FFT in shared memory: Stockham passes of radix 16
-// (the first of radix 2, 4, 8 or 16) with the values of a pass in registers, SPECTRUM_VALUES
-// per thread, length / 16 threads per frame, blockDim.x / (length / 16) frames per block.
-// Twiddles come from a table the host computes in double precision, one run per pass after
-// the first, laid out so that a warp's lanes read consecutive entries. With averaging the
-// kernel leaves powers, which grcuda_logpwrfft_average_powers then averages into decibels in
-// place.
+// the three passes' 44). Each frame is an FFT in shared memory (shared_fft.cuh),
+// blockDim.x / (length / 16) frames per block. With averaging the kernel leaves powers, which
+// grcuda_logpwrfft_average_powers then averages into decibels in place.
 
 #include "grcuda_common.cuh"
+#include "shared_fft.cuh"
 
 namespace {
 
@@ -169,120 +166,10 @@ extern "C" __global__ void __launch_bounds__(AVERAGE_THREADS)
         output, state, length, frames, offset, alpha, one_minus_alpha);
 }
 
-// Values each thread of grcuda_logpwrfft_spectra_* holds through a pass, and its largest block.
-#define SPECTRUM_VALUES 16
+// The largest block of the spectrum kernels.
 #define SPECTRUM_MAX_THREADS 256
 
 namespace {
-
-// exp(-2 pi i m / 16) for m < 8, the roots a radix-16 pass needs.
-__device__ inline complex64 root16(int m) {
-    const float c[8] = {1.0f, 0.92387953251128674f, 0.70710678118654752f, 0.38268343236508977f,
-                        0.0f, -0.38268343236508977f, -0.70710678118654752f, -0.92387953251128674f};
-    const float s[8] = {0.0f, 0.38268343236508977f, 0.70710678118654752f, 0.92387953251128674f,
-                        1.0f, 0.92387953251128674f, 0.70710678118654752f, 0.38268343236508977f};
-    return complex64{c[m], -s[m]};
-}
-
-// An R-point forward DFT of registers, natural order in and out (radix-2 decimation in time,
-// unrolled at compile time).
-template <int R>
-struct RegisterDft {
-    static __device__ inline void run(complex64* v) {
-        complex64 even[R / 2], odd[R / 2];
-#pragma unroll
-        for (int i = 0; i < R / 2; i++) {
-            even[i] = v[2 * i];
-            odd[i] = v[2 * i + 1];
-        }
-        RegisterDft<R / 2>::run(even);
-        RegisterDft<R / 2>::run(odd);
-#pragma unroll
-        for (int k = 0; k < R / 2; k++) {
-            const complex64 t = k == 0 ? odd[k] : grcuda::multiply(odd[k], root16(k * 16 / R));
-            v[k] = grcuda::add(even[k], t);
-            v[k + R / 2] = grcuda::subtract(even[k], t);
-        }
-    }
-};
-template <>
-struct RegisterDft<1> {
-    static __device__ inline void run(complex64*) {}
-};
-
-// One Stockham pass of radix R over a frame of n values: the thread's ITERS groups j = t + i *
-// threads_per_frame load v[r] = x[j + r n / R], twiddle them by exp(-2 pi i r k / (stride R))
-// with k = j mod stride, transform them, and store them at (j - k) R + k + r stride.
-// `exchange_in_place` waits for every thread's loads before any store overwrites them.
-template <int R, int ITERS, class Load, class Store>
-__device__ inline void stockham_pass(complex64 (&v)[SPECTRUM_VALUES], int t, int threads_per_frame, int n,
-                                     int stride, const complex64* twiddles, Load load, Store store,
-                                     bool exchange_in_place) {
-#pragma unroll
-    for (int i = 0; i < ITERS; i++) {
-        const int j = t + i * threads_per_frame;
-#pragma unroll
-        for (int r = 0; r < R; r++) v[i * R + r] = load(j + r * (n / R));
-    }
-    if (exchange_in_place) __syncthreads();
-#pragma unroll
-    for (int i = 0; i < ITERS; i++) {
-        const int j = t + i * threads_per_frame;
-        const int k = j & (stride - 1);
-        if (stride > 1) {
-#pragma unroll
-            for (int r = 1; r < R; r++) v[i * R + r] = grcuda::multiply(v[i * R + r], twiddles[(r - 1) * stride + k]);
-        }
-        RegisterDft<R>::run(&v[i * R]);
-        const int base = (j - k) * R + k;
-#pragma unroll
-        for (int r = 0; r < R; r++) store(base + r * stride, v[i * R + r]);
-    }
-}
-
-// Shared memory index of value i of a sequence: one pad per 16 values keeps the strided
-// stores of a pass off a single bank.
-__device__ inline int padded(int i) { return i + (i >> 4); }
-
-// Complex values one sequence of `length` takes in shared memory: the pads, and one more so
-// that the same value of sequences side by side falls in different banks.
-__device__ inline int slice_values(int length) { return length + length / 16 + 1; }
-
-// The forward FFT of a sequence of `length` values in the block's shared-memory slice `x`:
-// `load(i)` gives value i, `store(k, X_k)` takes bin k, and thread t is one of the slice's
-// length / 16. With `store_in_place` the stores go back into `x` (the last pass then waits
-// for every load first). Every thread of the block calls it: it waits at barriers, the last
-// one after the stores.
-template <bool store_in_place, class Load, class Store>
-__device__ inline void shared_fft(complex64* x, int t, int length, int log2_length,
-                                  const complex64* twiddles, Load load, Store store) {
-    const int threads = length / 16;
-    auto load_shared = [&](int i) { return x[padded(i)]; };
-    auto store_shared = [&](int i, complex64 value) { x[padded(i)] = value; };
-    complex64 v[SPECTRUM_VALUES];
-    int radix16_passes = log2_length / 4;
-    int stride;
-    switch (log2_length % 4) {
-    case 1: stockham_pass<2, 8>(v, t, threads, length, 1, twiddles, load, store_shared, false); stride = 2; break;
-    case 2: stockham_pass<4, 4>(v, t, threads, length, 1, twiddles, load, store_shared, false); stride = 4; break;
-    case 3: stockham_pass<8, 2>(v, t, threads, length, 1, twiddles, load, store_shared, false); stride = 8; break;
-    default:
-        stockham_pass<16, 1>(v, t, threads, length, 1, twiddles, load, store_shared, false);
-        stride = 16;
-        radix16_passes--;
-        break;
-    }
-    __syncthreads();
-    for (; radix16_passes > 1; radix16_passes--) {
-        stockham_pass<16, 1>(v, t, threads, length, stride, twiddles, load_shared, store_shared, true);
-        twiddles += 15 * stride;
-        stride *= 16;
-        __syncthreads();
-    }
-    stockham_pass<16, 1>(v, t, threads, length, stride, twiddles, load_shared, store, store_in_place);
-    // The next sequence's first stores must not overwrite values this pass still loads.
-    __syncthreads();
-}
 
 // Bin `bin` of a frame's spectrum of `length` bins, as grcuda_logpwrfft_power leaves it: the
 // decibels (or, to be averaged afterwards, the power) at the bin's output position, and for
@@ -319,8 +206,8 @@ __device__ __noinline__ void spectra_group(count_type group, const T* input, cou
     const count_type frame = group * frames_per_block + local;
     const bool active = frame < frames;
     const T* in = input + frame * stride;
-    shared_fft<false>(
-        exchange + local * slice_values(length), t, length, log2_length, twiddles,
+    shared_fft<false, false>(
+        exchange + local * shared_fft_slice_values(length), t, length, log2_length, twiddles,
         [&](int i) { return active ? windowed(in[i], window[i]) : complex64{0.0f, 0.0f}; },
         [&](int bin, complex64 value) {
             if (active) {
@@ -353,16 +240,16 @@ __device__ __noinline__ void columns_group(count_type group, const T* input, cou
     const int t = threadIdx.x / columns;
     const int column = first + c;
     const T* in = input + frame * stride + column;
-    complex64* x = exchange + c * slice_values(first_length);
-    shared_fft<true>(
+    complex64* x = exchange + c * shared_fft_slice_values(first_length);
+    shared_fft<false, true>(
         x, t, first_length, log2_first_length, twiddles,
         [&](int i) { return windowed(in[count_type(i) * second_length], window[i * second_length + column]); },
-        [&](int k, complex64 value) { x[padded(k)] = value; });
+        [&](int k, complex64 value) { x[shared_fft_index(k)] = value; });
     // Out column by column: the block's columns are one contiguous run of the scratch.
     const count_type length = count_type(first_length) * second_length;
     complex64* out = scratch + frame * length + count_type(first) * first_length;
     for (int i = threadIdx.x; i < columns * first_length; i += blockDim.x) {
-        out[i] = exchange[(i / first_length) * slice_values(first_length) + padded(i % first_length)];
+        out[i] = exchange[(i / first_length) * shared_fft_slice_values(first_length) + shared_fft_index(i % first_length)];
     }
     __syncthreads();
 }
@@ -382,8 +269,8 @@ __device__ __noinline__ void rows_group(count_type group, const complex64* scrat
     const int t = threadIdx.x / columns;
     const int length = first_length * second_length;
     const complex64* in = scratch + frame * length + row;
-    shared_fft<false>(
-        exchange + (threadIdx.x % columns) * slice_values(second_length), t, second_length,
+    shared_fft<false, false>(
+        exchange + (threadIdx.x % columns) * shared_fft_slice_values(second_length), t, second_length,
         log2_second_length, twiddles,
         [&](int i) {
             return grcuda::multiply(in[i * first_length], step_twiddles[i * first_length + row]);

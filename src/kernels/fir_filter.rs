@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! FIR filters (`kernels/fir_filter.cu`): the direct form, and the three steps around cuFFT of
-//! overlap-save convolution. [`crate::filter::FirFilter`] owns the taps and chooses between
+//! FIR filters (`kernels/fir_filter.cu`): the direct form, overlap-save convolution in one
+//! kernel with shared-memory FFTs, and the three steps of overlap-save around cuFFT. [`crate::filter::FirFilter`] owns the taps and chooses between
 //! them; these launchers only check and enqueue.
 //!
 //! Every filter computes what GNU Radio's fir_filter_xxx computes: output j is the dot product
@@ -15,9 +15,9 @@ use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
     FIR_FILTER_KERNELS, FIR_FILTER_TILED_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS,
-    OVERLAP_SAVE_MULTIPLY_KERNELS,
+    OVERLAP_SAVE_MULTIPLY_KERNELS, OVERLAP_SAVE_SEGMENTS_KERNELS,
 };
-use crate::kernels::{cpu, validate};
+use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
 use std::ops::Range;
 
@@ -360,4 +360,170 @@ pub(crate) unsafe fn overlap_save_extract(
             )
         }
     })
+}
+
+/// Overlap-save in one launch, for FFT sizes the shared-memory FFT transforms
+/// ([`overlap_save_segments_supported`]): the segments [`overlap_save_gather`] gathers,
+/// transformed, multiplied by `response` (the taps' spectrum over `fft_size`) and transformed
+/// back in shared memory, their outputs written as [`overlap_save_extract`] writes them.
+/// `twiddles` holds the shared-memory FFT's table for `fft_size`
+/// ([`overlap_save_segments_twiddles`]). Float samples pack two segments into one transform,
+/// so a call must start on an even segment of the stream for its output not to depend on how
+/// the stream is split into calls (the caller's alignment).
+///
+/// # Safety
+/// As [`overlap_save_gather`] and [`overlap_save_extract`]; `response` holds `fft_size` and
+/// `twiddles` the table's complex64 items of device memory, neither written meanwhile.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn overlap_save_segments(
+    stream: &Stream,
+    types: FirTypes,
+    input: u64,
+    available: usize,
+    response: u64,
+    twiddles: u64,
+    output: u64,
+    outputs: usize,
+    fft_size: usize,
+    step: usize,
+    length: usize,
+    offset: usize,
+    first: usize,
+    decimation: usize,
+    rotation: Rotation,
+    segment_count: usize,
+) -> Result<()> {
+    rotation.check(types)?;
+    if outputs == 0 {
+        return Ok(());
+    }
+    if !overlap_save_segments_supported(fft_size) || length > fft_size {
+        return Err(Error::invalid_argument(format!(
+            "overlap-save in one kernel needs a power-of-two FFT size from {} to {} holding the segment's {length} \
+             input items, got {fft_size}",
+            shared_fft::SHARED_FFT_LENGTHS.start(),
+            shared_fft::SHARED_FFT_LENGTHS.end()
+        )));
+    }
+    let last_position = validate::product("overlap-save positions", &[outputs - 1, decimation])?
+        .checked_add(first)
+        .ok_or_else(|| Error::invalid_argument("the overlap-save positions overflow"))?;
+    if step == 0 || decimation == 0 || last_position / step >= segment_count || offset + step > fft_size {
+        return Err(Error::invalid_argument(format!(
+            "{outputs} outputs at decimation {decimation} do not fall in {segment_count} segments of {step} outputs"
+        )));
+    }
+    let complex = types.complex_samples();
+    let input_range = samples("input", input, available.max(1), complex)?;
+    let output_range = samples("output", output, outputs, complex)?;
+    let response_range = validate::array::<Complex32>("response", response, fft_size)?;
+    let twiddle_range = validate::array::<Complex32>("twiddles", twiddles, shared_fft::twiddle_count(fft_size))?;
+    for (read, read_range) in [("input", &input_range), ("response", &response_range), ("twiddles", &twiddle_range)] {
+        validate::disjoint((read, read_range), ("output", &output_range))?;
+    }
+    let on_cpu = || unsafe {
+        segments_on_cpu(
+            types,
+            input,
+            available,
+            response,
+            output,
+            outputs,
+            fft_size,
+            step,
+            length,
+            offset,
+            first,
+            decimation,
+            rotation,
+            segment_count,
+        )
+    };
+    let segments_per_sequence = if complex { 1 } else { 2 };
+    let sequences = segment_count.div_ceil(segments_per_sequence);
+    launch::run(stream, OVERLAP_SAVE_SEGMENTS_KERNELS.variant(types.sample_name()), on_cpu, |kernel| {
+        let threads_per_sequence = fft_size / shared_fft::SHARED_FFT_VALUES;
+        let threads = threads_per_sequence.max(SEGMENTS_THREADS);
+        let per_block = threads / threads_per_sequence;
+        let (fft_size_argument, log2_argument) = (fft_size as i32, fft_size.trailing_zeros() as i32);
+        let sizes = [available, outputs, step, length, offset, first, decimation, sequences].map(|size| size as u64);
+        unsafe {
+            kernel.launch_tiles(
+                sequences.div_ceil(per_block),
+                threads as u32,
+                shared_fft::shared_bytes(per_block, fft_size),
+                &mut [
+                    argument(&input),
+                    argument(&sizes[0]),
+                    argument(&response),
+                    argument(&twiddles),
+                    argument(&output),
+                    argument(&sizes[1]),
+                    argument(&fft_size_argument),
+                    argument(&log2_argument),
+                    argument(&sizes[2]),
+                    argument(&sizes[3]),
+                    argument(&sizes[4]),
+                    argument(&sizes[5]),
+                    argument(&sizes[6]),
+                    argument(&rotation),
+                    argument(&sizes[7]),
+                ],
+            )
+        }
+    })
+}
+
+/// The smallest block of [`overlap_save_segments`]: two warps, several short sequences each.
+const SEGMENTS_THREADS: usize = 64;
+
+/// The FFT sizes [`overlap_save_segments`] transforms (powers of two).
+pub(crate) const SHARED_FFT_SIZES: std::ops::RangeInclusive<usize> = shared_fft::SHARED_FFT_LENGTHS;
+
+/// Whether [`overlap_save_segments`] transforms segments of `fft_size`.
+pub(crate) fn overlap_save_segments_supported(fft_size: usize) -> bool {
+    fft_size.is_power_of_two() && SHARED_FFT_SIZES.contains(&fft_size)
+}
+
+/// The twiddle table [`overlap_save_segments`] reads for `fft_size`, for device memory.
+pub(crate) fn overlap_save_segments_twiddles(fft_size: usize) -> Vec<Complex32> {
+    shared_fft::twiddles(fft_size).collect()
+}
+
+/// The simulated backend's [`overlap_save_segments`]: the gather, rustfft, the multiply,
+/// rustfft's inverse and the extraction, through segments of its own, one by one.
+///
+/// # Safety
+/// As for [`overlap_save_segments`], on host memory, with the arguments checked.
+#[allow(clippy::too_many_arguments)]
+unsafe fn segments_on_cpu(
+    types: FirTypes,
+    input: u64,
+    available: usize,
+    response: u64,
+    output: u64,
+    outputs: usize,
+    fft_size: usize,
+    step: usize,
+    length: usize,
+    offset: usize,
+    first: usize,
+    decimation: usize,
+    rotation: Rotation,
+    segment_count: usize,
+) {
+    let mut segments = vec![Complex32::default(); segment_count * fft_size];
+    let address = segments.as_mut_ptr() as u64;
+    let count = segments.len();
+    let complex = types.complex_samples();
+    let mut planner = rustfft::FftPlanner::new();
+    unsafe { cpu::fir_filter::overlap_save_gather(complex, input, available, address, fft_size, step, length, count) };
+    planner.plan_fft_forward(fft_size).process(&mut segments);
+    unsafe { cpu::fir_filter::overlap_save_multiply(address, response, fft_size, count) };
+    planner.plan_fft_inverse(fft_size).process(&mut segments);
+    unsafe {
+        cpu::fir_filter::overlap_save_extract(
+            types, address, output, outputs, fft_size, step, offset, first, decimation, rotation,
+        )
+    };
 }

@@ -24,7 +24,7 @@ use crate::kernels::program::{
     LOGPWRFFT_AVERAGE_KERNELS, LOGPWRFFT_AVERAGE_POWERS_KERNELS, LOGPWRFFT_COLUMNS_KERNELS, LOGPWRFFT_FRAMES_KERNELS,
     LOGPWRFFT_POWER_KERNELS, LOGPWRFFT_ROWS_KERNELS, LOGPWRFFT_SPECTRA_KERNELS,
 };
-use crate::kernels::{cpu, validate};
+use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
 
 /// An input item of a spectrum: float32 (logpwrfft_f) or complex64 (logpwrfft_c).
@@ -181,14 +181,12 @@ fn rotation(length: usize, shift: bool) -> usize {
 /// The lengths [`logpwrfft_spectra`] transforms (powers of two): up to `ONE_KERNEL_LONGEST` in
 /// one kernel, longer ones in two (a four-step FFT through scratch memory).
 const SPECTRA_LENGTHS: std::ops::RangeInclusive<usize> = 32..=1 << 20;
-const ONE_KERNEL_LONGEST: usize = 4096;
+const ONE_KERNEL_LONGEST: usize = *shared_fft::SHARED_FFT_LENGTHS.end();
 
-/// Values each thread of the spectrum kernels holds (`SPECTRUM_VALUES` in the source), the
-/// one-kernel form's smallest block (two warps: on the H200 faster than larger blocks for
+/// The one-kernel form's smallest block (two warps: on the H200 faster than larger blocks for
 /// every length up to 1024), the largest block of any form (`SPECTRUM_MAX_THREADS`), and the
 /// most columns a block of the two-kernel form takes (16 adjacent complex values: a warp's
 /// loads in 128-byte runs).
-const SPECTRUM_VALUES: usize = 16;
 const SPECTRUM_THREADS: usize = 64;
 const SPECTRUM_MAX_THREADS: usize = 256;
 const COLUMNS_MAX: usize = 16;
@@ -208,44 +206,18 @@ fn four_step_lengths(length: usize) -> Option<(usize, usize)> {
     })
 }
 
-/// The strides of a shared-memory FFT's passes that twiddle: after a first pass of radix 2, 4,
-/// 8 or 16, each radix-16 pass multiplies the stride by 16.
-fn twiddled_pass_strides(length: usize) -> impl Iterator<Item = usize> {
-    let remainder = length.trailing_zeros() % 4;
-    let first = if remainder == 0 { 16 } else { 1 << remainder };
-    std::iter::successors(Some(first), |stride| Some(stride * 16)).take_while(move |&stride| stride < length)
-}
-
-/// exp(-2 pi i numerator / denominator), computed in double precision, rounded to complex64.
-fn root(numerator: usize, denominator: usize) -> Complex32 {
-    let angle = -2.0 * std::f64::consts::PI * numerator as f64 / denominator as f64;
-    Complex32::new(angle.cos() as f32, angle.sin() as f32)
-}
-
-/// A shared-memory FFT's table: for each pass after the first (stride s), entries (r - 1) * s +
-/// k = exp(-2 pi i r k / (16 s)) for r in 1..16 and k < s.
-fn pass_twiddles(length: usize) -> impl Iterator<Item = Complex32> {
-    twiddled_pass_strides(length)
-        .flat_map(|stride| (1..16).flat_map(move |r| (0..stride).map(move |k| root(r * k, 16 * stride))))
-}
-
 /// The twiddle table of [`logpwrfft_spectra`] for `length` bins. One kernel: the table of its
 /// FFT. Two (length N1 * N2): the tables of the N1- and the N2-point FFTs, then entry n2 * N1
 /// + k1 = exp(-2 pi i n2 k1 / length) for the step between them.
 pub fn logpwrfft_spectra_twiddles(length: usize) -> Result<Vec<Complex32>> {
     require_spectra_length(length)?;
     Ok(match four_step_lengths(length) {
-        None => pass_twiddles(length).collect(),
-        Some((first, second)) => pass_twiddles(first)
-            .chain(pass_twiddles(second))
-            .chain((0..second).flat_map(|n2| (0..first).map(move |k1| root(n2 * k1, length))))
+        None => shared_fft::twiddles(length).collect(),
+        Some((first, second)) => shared_fft::twiddles(first)
+            .chain(shared_fft::twiddles(second))
+            .chain((0..second).flat_map(|n2| (0..first).map(move |k1| shared_fft::root(n2 * k1, length))))
             .collect(),
     })
-}
-
-/// Entries of a shared-memory FFT's table: 15 per stride of its passes that twiddle.
-fn pass_twiddle_count(length: usize) -> usize {
-    twiddled_pass_strides(length).map(|stride| 15 * stride).sum()
 }
 
 /// Complex values of scratch memory [`logpwrfft_spectra`] needs for `frames` frames of
@@ -318,8 +290,8 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
         .checked_add(length)
         .ok_or_else(|| Error::invalid_argument("the logpwrfft input size overflows"))?;
     let twiddle_count = match four_step_lengths(length) {
-        None => pass_twiddle_count(length),
-        Some((first, second)) => pass_twiddle_count(first) + pass_twiddle_count(second) + length,
+        None => shared_fft::twiddle_count(length),
+        Some((first, second)) => shared_fft::twiddle_count(first) + shared_fft::twiddle_count(second) + length,
     };
     let scratch_count = logpwrfft_spectra_scratch(length, frames)?;
     let input_range = validate::array::<T>("input", input, input_items)?;
@@ -348,7 +320,7 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
     let frames_argument = frames as u64;
     match four_step_lengths(length) {
         None => launch::run(stream, LOGPWRFFT_SPECTRA_KERNELS.variant(T::NAME), on_cpu, |kernel| {
-            let threads_per_frame = length / SPECTRUM_VALUES;
+            let threads_per_frame = length / shared_fft::SHARED_FFT_VALUES;
             let threads = threads_per_frame.max(SPECTRUM_THREADS);
             let frames_per_block = threads / threads_per_frame;
             let stride_argument = stride as u64;
@@ -357,7 +329,7 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
                 kernel.launch_tiles(
                     frames.div_ceil(frames_per_block),
                     threads as u32,
-                    spectrum_shared_bytes(frames_per_block, length),
+                    shared_fft::shared_bytes(frames_per_block, length),
                     &mut [
                         argument(&input),
                         argument(&stride_argument),
@@ -377,8 +349,8 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
         })?,
         Some((first, second)) => {
             // The scratch holds, per frame, column n2's N1 transformed values at n2 * N1.
-            let second_twiddles = twiddles + (pass_twiddle_count(first) * size_of::<Complex32>()) as u64;
-            let step_twiddles = second_twiddles + (pass_twiddle_count(second) * size_of::<Complex32>()) as u64;
+            let second_twiddles = twiddles + (shared_fft::twiddle_count(first) * size_of::<Complex32>()) as u64;
+            let step_twiddles = second_twiddles + (shared_fft::twiddle_count(second) * size_of::<Complex32>()) as u64;
             let (first_argument, second_argument) = (first as i32, second as i32);
             launch::run(stream, LOGPWRFFT_COLUMNS_KERNELS.variant(T::NAME), on_cpu, |kernel| {
                 let (columns, threads) = column_block(first);
@@ -388,7 +360,7 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
                     kernel.launch_tiles(
                         frames * (second / columns),
                         threads,
-                        spectrum_shared_bytes(columns, first),
+                        shared_fft::shared_bytes(columns, first),
                         &mut [
                             argument(&input),
                             argument(&stride_argument),
@@ -415,7 +387,7 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
                             kernel.launch_tiles(
                                 frames * (first / rows),
                                 threads,
-                                spectrum_shared_bytes(rows, second),
+                                shared_fft::shared_bytes(rows, second),
                                 &mut [
                                     argument(&scratch),
                                     argument(&second_twiddles),
@@ -470,15 +442,9 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
 /// A block of the two-kernel form for sequences of `length` values: how many side by side
 /// (up to 16, and no more than SPECTRUM_MAX_THREADS threads of 16 values) and its threads.
 fn column_block(length: usize) -> (usize, u32) {
-    let threads_per_sequence = length / SPECTRUM_VALUES;
+    let threads_per_sequence = length / shared_fft::SHARED_FFT_VALUES;
     let columns = (SPECTRUM_MAX_THREADS / threads_per_sequence).min(COLUMNS_MAX);
     (columns, (columns * threads_per_sequence) as u32)
-}
-
-/// Dynamic shared memory of a spectrum block holding `sequences` sequences of `length` values:
-/// `slice_values` in the source (one pad per 16 values and one more) each.
-fn spectrum_shared_bytes(sequences: usize, length: usize) -> u32 {
-    (sequences * (length + length / 16 + 1) * size_of::<Complex32>()) as u32
 }
 
 /// The simulated backend's [`logpwrfft_spectra`]: the frames, rustfft and the power kernel's

@@ -41,6 +41,7 @@ mod nvrtc;
 mod phase;
 mod polyphase;
 pub(crate) mod program;
+pub(crate) mod shared_fft;
 pub(crate) mod validate;
 mod window;
 

@@ -21,8 +21,11 @@ pub struct Program {
 }
 
 /// Headers the programs may `#include "..."`, as (name, text).
-pub(crate) const HEADERS: &[(&str, &str)] =
-    &[("grcuda_common.cuh", include_str!("../../kernels/grcuda_common.cuh")), ("fast_atan2.cuh", FAST_ATAN2_HEADER)];
+pub(crate) const HEADERS: &[(&str, &str)] = &[
+    ("grcuda_common.cuh", include_str!("../../kernels/grcuda_common.cuh")),
+    ("fast_atan2.cuh", FAST_ATAN2_HEADER),
+    ("shared_fft.cuh", include_str!("../../kernels/shared_fft.cuh")),
+];
 
 /// GNU Radio's fast_atan2f, for the kernels and (its table) for the CPU backend.
 pub(crate) const FAST_ATAN2_HEADER: &str = include_str!("../../kernels/fast_atan2.cuh");
@@ -124,6 +127,8 @@ pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_multiply", [""]);
 pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
+pub(crate) static OVERLAP_SAVE_SEGMENTS_KERNELS: Kernels<2> =
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_segments_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static LOAD_KERNELS: Kernels<1> = Kernels::new(&LOAD, "grcuda_load", [""]);
 pub(crate) static LOGPWRFFT_FRAMES_KERNELS: Kernels<2> =
     Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_frames_", element::WINDOW_ELEMENT_NAMES);

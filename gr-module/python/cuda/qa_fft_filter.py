@@ -8,8 +8,9 @@ that are the same bit for bit however the input arrives, new taps while running,
 
 Both blocks write whole segments of their FFT (their output multiple), so each holds back
 the outputs of its last, incomplete segment; GNU Radio's segments are shorter (an FFT of
-twice the taps, rounded up to a power of two), gr-cuda's at least 8192 points. Outputs are
-compared where both have written them."""
+twice the taps, rounded up to a power of two), gr-cuda's four times the taps (256 to 4096
+points, two segments per transform for fff) up to 2049 taps and at least 8192 points beyond.
+Outputs are compared where both have written them."""
 
 import time
 

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+//! The host's half of the shared-memory FFT (`kernels/shared_fft.cuh`) that fused kernels run
+//! on power-of-two sequences of [`SHARED_FFT_LENGTHS`]: its twiddle table, computed in double
+//! precision, which the caller keeps in device memory, and the shared memory its sequences
+//! take.
+
+use crate::kernels::element::Complex32;
+
+/// The sequence lengths the shared-memory FFT transforms (powers of two).
+pub(crate) const SHARED_FFT_LENGTHS: std::ops::RangeInclusive<usize> = 32..=4096;
+
+/// Values each thread holds through a pass (`SHARED_FFT_VALUES` in the source): a sequence of
+/// `length` values takes `length / SHARED_FFT_VALUES` threads.
+pub(crate) const SHARED_FFT_VALUES: usize = 16;
+
+/// The strides of the passes that twiddle: after a first pass of radix 2, 4, 8 or 16, each
+/// radix-16 pass multiplies the stride by 16.
+fn twiddled_pass_strides(length: usize) -> impl Iterator<Item = usize> {
+    let remainder = length.trailing_zeros() % 4;
+    let first = if remainder == 0 { 16 } else { 1 << remainder };
+    std::iter::successors(Some(first), |stride| Some(stride * 16)).take_while(move |&stride| stride < length)
+}
+
+/// exp(-2 pi i numerator / denominator), computed in double precision, rounded to complex64.
+pub(crate) fn root(numerator: usize, denominator: usize) -> Complex32 {
+    let angle = -2.0 * std::f64::consts::PI * numerator as f64 / denominator as f64;
+    Complex32::new(angle.cos() as f32, angle.sin() as f32)
+}
+
+/// The table of a `length`-point transform: for each pass after the first (stride s), entries
+/// (r - 1) * s + k = exp(-2 pi i r k / (16 s)) for r in 1..16 and k < s.
+pub(crate) fn twiddles(length: usize) -> impl Iterator<Item = Complex32> {
+    twiddled_pass_strides(length)
+        .flat_map(|stride| (1..16).flat_map(move |r| (0..stride).map(move |k| root(r * k, 16 * stride))))
+}
+
+/// Entries of [`twiddles`]`(length)`: 15 per stride of the passes that twiddle.
+pub(crate) fn twiddle_count(length: usize) -> usize {
+    twiddled_pass_strides(length).map(|stride| 15 * stride).sum()
+}
+
+/// Dynamic shared memory of a block holding `sequences` sequences of `length` values:
+/// `shared_fft_slice_values` in the source (one pad per 16 values and one more) each.
+pub(crate) fn shared_bytes(sequences: usize, length: usize) -> u32 {
+    (sequences * (length + length / 16 + 1) * size_of::<Complex32>()) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_has_fifteen_entries_per_stride_of_the_twiddled_passes() {
+        // 4096 = 16 * 16 * 16: passes of stride 16 and 256 twiddle.
+        assert_eq!(twiddle_count(4096), 15 * (16 + 256));
+        assert_eq!(twiddles(4096).count(), twiddle_count(4096));
+        // 32 = 2 * 16: one pass of stride 2 twiddles; entry 3 is r = 2, k = 1.
+        assert_eq!(twiddle_count(32), 30);
+        assert_eq!(twiddles(32).nth(3), Some(root(2, 32)));
+    }
+}
