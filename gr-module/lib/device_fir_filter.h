@@ -19,8 +19,8 @@ namespace cuda {
 /*!
  * \brief libgrcuda's FIR filter (grcuda_fir_filter) for a block of input type IN_T and
  * tap type TAP_T (gr_complex/gr_complex, gr_complex/float or float/float): GNU Radio's
- * fir_filter arithmetic, the direct form or overlap-save (shared-memory FFTs, or cuFFT for
- * the longest filters), on the block's stream.
+ * fir_filter arithmetic, the direct form or overlap-save (shared-memory FFTs, or cuFFT
+ * for the longest filters), on the block's stream.
  *
  * Used by the block's thread (work(), and its constructor); the rules (method, history,
  * segment alignment) live in libgrcuda.
