@@ -890,10 +890,17 @@ size_t grcuda_fir_filter_history(const struct grcuda_fir_filter *filter);
 uint32_t grcuda_fir_filter_method(const struct grcuda_fir_filter *filter);
 
 /**
- * The outputs of one overlap-save segment (1 for the direct method, and for NULL): a GNU
- * Radio block using GRCUDA_FIR_FFT_WHOLE_SEGMENTS sets its output multiple to it.
+ * The outputs of one overlap-save transform's segments (1 for the direct method, and for
+ * NULL): a GNU Radio block using GRCUDA_FIR_FFT_WHOLE_SEGMENTS sets its output multiple to it.
  */
 size_t grcuda_fir_filter_output_multiple(const struct grcuda_fir_filter *filter);
+
+/**
+ * The length of the FFTs overlap-save computes, a forward and an inverse one per
+ * grcuda_fir_filter_output_multiple() outputs (0 for the direct method, and for NULL): what
+ * a roofline of the filter's transforms is measured with.
+ */
+size_t grcuda_fir_filter_fft_size(const struct grcuda_fir_filter *filter);
 
 /**
  * The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form for filters of `types`

@@ -1991,23 +1991,28 @@ impl Fuzzer {
                 let history = grcuda_fir_filter_history(handle);
                 let method = grcuda_fir_filter_method(handle);
                 let multiple = grcuda_fir_filter_output_multiple(handle);
+                let fft_size = grcuda_fir_filter_fft_size(handle);
                 let limit = grcuda_fir_filter_direct_tap_limit(self.rng.below(3) as u32);
                 for function in [
                     "grcuda_fir_filter_history",
                     "grcuda_fir_filter_method",
                     "grcuda_fir_filter_output_multiple",
+                    "grcuda_fir_filter_fft_size",
                     "grcuda_fir_filter_direct_tap_limit",
                 ] {
                     self.count_call(function);
                 }
                 let consistent = if handle.is_null() {
-                    history == 0 && method == GRCUDA_FIR_AUTOMATIC && multiple == 1
+                    history == 0 && method == GRCUDA_FIR_AUTOMATIC && multiple == 1 && fft_size == 0
                 } else {
-                    history >= 1 && method != GRCUDA_FIR_AUTOMATIC && multiple >= 1
+                    // The direct form has no transforms; overlap-save has power-of-two ones.
+                    let transforms_fit =
+                        if method == GRCUDA_FIR_DIRECT { fft_size == 0 } else { fft_size.is_power_of_two() };
+                    history >= 1 && method != GRCUDA_FIR_AUTOMATIC && multiple >= 1 && transforms_fit
                 };
                 if !consistent || limit == 0 {
                     self.fail(&format!(
-                        "filter {handle:?}: history {history}, method {method}, multiple {multiple}, limit {limit}"
+                        "filter {handle:?}: history {history}, method {method}, multiple {multiple}, FFT size {fft_size}, limit {limit}"
                     ));
                 }
             }

@@ -278,6 +278,35 @@ fn automatic_method_and_history_follow_the_tap_count() {
     }
 }
 
+/// Overlap-save transforms in shared memory (up to 4096 points) while at least half of each
+/// transform is output, with cuFFT (8192 points and more) beyond; the direct form has none.
+#[test]
+fn overlap_save_transform_size_follows_the_tap_count() {
+    let harness = Harness::new("fir_filter");
+    let mut rng = StdRng::seed_from_u64(17);
+    for (tap_count, decimation, fft_size) in
+        [(1, 1, 256), (7, 3, 256), (100, 1, 512), (1024, 1, 4096), (2049, 1, 4096), (2050, 1, 8192), (5000, 2, 16384)]
+    {
+        for types in ALL_TYPES {
+            let taps = OwnedTaps::random(&mut rng, tap_count, types);
+            let filter = FirFilter::new(&harness.stream, types, decimation, FirMethod::Fft, taps.borrow()).unwrap();
+            assert_eq!(filter.fft_size(), fft_size, "{} with {tap_count} taps", types.name());
+            // One transform's outputs: a segment's, two segments' for float samples in shared memory.
+            let segments = if fft_size <= 4096 && !types.complex_samples() { 2 } else { 1 };
+            let step = (fft_size - tap_count + 1) / decimation * decimation;
+            assert_eq!(
+                filter.output_multiple(),
+                segments * step / decimation,
+                "{} with {tap_count} taps",
+                types.name()
+            );
+        }
+    }
+    let taps = OwnedTaps::random(&mut rng, 8, FirTypes::Ccf);
+    let direct = FirFilter::new(&harness.stream, FirTypes::Ccf, 1, FirMethod::Direct, taps.borrow()).unwrap();
+    assert_eq!(direct.fft_size(), 0);
+}
+
 #[test]
 fn bad_arguments_are_refused_with_a_reason() {
     let harness = Harness::new("fir_filter");

@@ -12,7 +12,8 @@
    call, against (a) GNU Radio's CPU block in a CPU chain (1 thread; fft_filter also with
    its nthreads), and (b) a roofline measured in the same run: the input and output bytes
    at the device-to-device copy rate, and for overlap-save also the rate of the cuFFT
-   transforms it must do (a forward and an inverse transform per segment).
+   transforms it must do (a forward and an inverse transform of its FFT size per span of
+   outputs, as libgrcuda reports them).
 
 Items per call are set with set_max_noutput_items on the GPU source and filter, buffers hold
 --buffer-calls calls; the CPU chains run with GNU Radio's defaults. Prints Markdown tables,
@@ -45,6 +46,8 @@ for _name in ("grcuda_fir_filter_new_ccc", "grcuda_fir_filter_new_ccf", "grcuda_
 grcuda.grcuda_fir_filter_execute.restype = ctypes.c_int
 grcuda.grcuda_fir_filter_history.restype = ctypes.c_size_t
 grcuda.grcuda_fir_filter_direct_tap_limit.restype = ctypes.c_size_t
+grcuda.grcuda_fir_filter_output_multiple.restype = ctypes.c_size_t
+grcuda.grcuda_fir_filter_fft_size.restype = ctypes.c_size_t
 
 DIRECT, FFT = 1, 2  # GRCUDA_FIR_DIRECT, GRCUDA_FIR_FFT
 SAMPLE_BYTES = {"ccc": (8, 8), "ccf": (8, 8), "fff": (4, 4)}  # input and output bytes
@@ -92,6 +95,21 @@ def engine_rate(args, suffix, taps, method, outputs):
     rate = calls * outputs / r.timed(calls, launch)
     grcuda.grcuda_fir_filter_free(handle)
     return rate
+
+
+def overlap_save_transforms(args, suffix, taps):
+    """The FFT size libgrcuda's filter picks for `taps` taps (decimation 1, the automatic
+    method) and the outputs of each of its forward and inverse transforms."""
+    handle = ctypes.c_void_p()
+    values = random_taps(suffix, taps)
+    make = getattr(grcuda, f"grcuda_fir_filter_new_{suffix}")
+    ok(
+        make(args.raw.stream, 1, FFT, values.ctypes.data_as(ctypes.c_void_p), len(values), ctypes.byref(handle)),
+        "filter",
+    )
+    size, span = grcuda.grcuda_fir_filter_fft_size(handle), grcuda.grcuda_fir_filter_output_multiple(handle)
+    grcuda.grcuda_fir_filter_free(handle)
+    return size, span
 
 
 def fft_pair_rate(args, size, batch):
@@ -168,13 +186,14 @@ def filters(args, results):
     print("### GPU filters vs GNU Radio's CPU blocks and the same-run roofline (decimation 1)\n")
     print(
         "Roofline: input + output bytes at the device-to-device copy rate; for overlap-save the "
-        "lower of that and the rate of its cuFFT transforms (two of the FFT size per segment).\n"
+        "lower of that and the cuFFT rate of its transforms (a forward and an inverse one of its "
+        "FFT size per span of outputs).\n"
     )
     print(
-        "| block | taps | items per call | GPU Gsamples/s | cores | roofline Gsamples/s | of roofline "
-        "| CPU Msamples/s (1 thread) | vs CPU | CPU Msamples/s (16 threads) |"
+        "| block | taps | FFT size | items per call | GPU Gsamples/s | cores | roofline Gsamples/s "
+        "| of roofline | CPU Msamples/s (1 thread) | vs CPU | CPU Msamples/s (16 threads) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, taps, fft_based in BLOCKS[:1] if args.quick else BLOCKS:
         suffix = name.rsplit("_", 1)[1]
         in_bytes, out_bytes = SAMPLE_BYTES[suffix]
@@ -184,14 +203,15 @@ def filters(args, results):
             items = 1 << shift
             gpu, cores = gpu_rate(make(cuda, name, taps), in_bytes, items, args)
             roofline = copy_rate(args, items * in_bytes) / (in_bytes + out_bytes)
+            size = None
             if fft_based:
-                size = max(8192, 2 * (1 << (taps - 1).bit_length()))
-                step = size - taps + 1
-                segments = max(1, items // step)
-                roofline = min(roofline, fft_pair_rate(args, size, segments) / 2 * step)
+                size, span = overlap_save_transforms(args, suffix, taps)
+                pairs = max(1, items // span)
+                roofline = min(roofline, fft_pair_rate(args, size, pairs) / 2 * span)
             row = {
                 "block": name,
                 "taps": taps,
+                "fft_size": size,
                 "items": items,
                 "gpu": gpu,
                 "cores": cores,
@@ -202,7 +222,7 @@ def filters(args, results):
             results["filters"].append(row)
             cpu16_text = f"{cpu16 / 1e6:.0f}" if cpu16 else "-"
             print(
-                f"| {name} | {taps} | 2^{shift} | {gpu / 1e9:.2f} | {cores:.1f} | {roofline / 1e9:.1f} | "
+                f"| {name} | {taps} | {size or '-'} | 2^{shift} | {gpu / 1e9:.2f} | {cores:.1f} | {roofline / 1e9:.1f} | "
                 f"{100 * gpu / roofline:.0f}% | {cpu / 1e6:.1f} | {gpu / cpu:.0f}x | {cpu16_text} |"
             )
     print()

@@ -168,11 +168,19 @@ pub extern "C" fn grcuda_fir_filter_method(filter: *const grcuda_fir_filter) -> 
     })
 }
 
-/// The outputs of one overlap-save segment (1 for the direct method, and for NULL): a GNU
-/// Radio block using GRCUDA_FIR_FFT_WHOLE_SEGMENTS sets its output multiple to it.
+/// The outputs of one overlap-save transform's segments (1 for the direct method, and for
+/// NULL): a GNU Radio block using GRCUDA_FIR_FFT_WHOLE_SEGMENTS sets its output multiple to it.
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_fir_filter_output_multiple(filter: *const grcuda_fir_filter) -> usize {
     guard_value(1, || unsafe { filter.as_ref() }.map_or(1, |f| f.filter.output_multiple()))
+}
+
+/// The length of the FFTs overlap-save computes, a forward and an inverse one per
+/// grcuda_fir_filter_output_multiple() outputs (0 for the direct method, and for NULL): what
+/// a roofline of the filter's transforms is measured with.
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_fir_filter_fft_size(filter: *const grcuda_fir_filter) -> usize {
+    guard_value(0, || unsafe { filter.as_ref() }.map_or(0, |f| f.filter.fft_size()))
 }
 
 /// FIR types: complex input, complex taps, complex output (fir_filter_ccc).

@@ -170,12 +170,21 @@ impl FirFilter {
         }
     }
 
-    /// The outputs per segment for overlap-save (GNU Radio's fft_filter asks the scheduler for
-    /// outputs in multiples of it), 1 for the direct form.
+    /// The outputs of one transform's segments for overlap-save (GNU Radio's fft_filter asks
+    /// the scheduler for outputs in multiples of it), 1 for the direct form.
     pub fn output_multiple(&self) -> usize {
         match &self.convolution {
             Convolution::Direct { .. } => 1,
-            Convolution::OverlapSave(overlap_save) => overlap_save.outputs_per_segment(),
+            Convolution::OverlapSave(overlap_save) => overlap_save.outputs_per_span(),
+        }
+    }
+
+    /// The length of overlap-save's transforms, one forward and one inverse per
+    /// [`FirFilter::output_multiple`] outputs; 0 for the direct form.
+    pub fn fft_size(&self) -> usize {
+        match &self.convolution {
+            Convolution::Direct { .. } => 0,
+            Convolution::OverlapSave(overlap_save) => overlap_save.fft_size(),
         }
     }
 

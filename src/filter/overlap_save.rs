@@ -141,8 +141,12 @@ impl OverlapSave {
         self.whole_segments
     }
 
+    pub(super) fn fft_size(&self) -> usize {
+        self.fft_size
+    }
+
     /// Outputs per span: a whole-segments filter writes multiples of it.
-    pub(super) fn outputs_per_segment(&self) -> usize {
+    pub(super) fn outputs_per_span(&self) -> usize {
         self.span() / self.decimation
     }
 
