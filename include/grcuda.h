@@ -142,8 +142,8 @@
 #define GRCUDA_FFT_REAL_FORWARD 2
 
 /**
- * FIR method: the direct form for short filters, overlap-save through cuFFT for long ones
- * (the limit is grcuda_fir_filter_direct_tap_limit()).
+ * FIR method: the direct form for short filters, overlap-save for long ones (the limit,
+ * which depends on the types and the decimation, is grcuda_fir_filter_direct_tap_limit()).
  */
 #define GRCUDA_FIR_AUTOMATIC 0
 
@@ -153,7 +153,7 @@
 #define GRCUDA_FIR_DIRECT 1
 
 /**
- * FIR method: overlap-save convolution through cuFFT, writing every output asked for (a call
+ * FIR method: overlap-save convolution, writing every output asked for (a call
  * that ends inside a segment rounds its last outputs slightly differently, about 1e-7 of the
  * signal, from a split of the stream that ends elsewhere).
  */
@@ -821,9 +821,9 @@ void grcuda_fft_plan_free(struct grcuda_fft_plan *plan);
  * one output in `decimation`, on `stream` (which it keeps alive), as GNU Radio's
  * fir_filter_ccc: output j is the dot product of the reversed taps with the input from item
  * j * decimation on. `method` is GRCUDA_FIR_AUTOMATIC, _DIRECT or _FFT. No taps, non-finite
- * taps and a decimation of 0 are GRCUDA_STATUS_INVALID_ARGUMENT; the FFT method without cuFFT
- * is GRCUDA_STATUS_UNSUPPORTED. The taps are copied (the call waits for the copy). Free it
- * with grcuda_fir_filter_free().
+ * taps and a decimation of 0 are GRCUDA_STATUS_INVALID_ARGUMENT; the FFT method without
+ * cuFFT where the filter needs it (more than 2049 taps) is GRCUDA_STATUS_UNSUPPORTED. The
+ * taps are copied (the call waits for the copy). Free it with grcuda_fir_filter_free().
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_fir_filter_new_ccc(const struct grcuda_stream *stream,
@@ -904,9 +904,10 @@ size_t grcuda_fir_filter_fft_size(const struct grcuda_fir_filter *filter);
 
 /**
  * The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form for filters of `types`
- * (GRCUDA_FIR_CCC, _CCF or _FFF; 0 for any other value).
+ * (GRCUDA_FIR_CCC, _CCF or _FFF) and `decimation`; beyond it overlap-save. 0 where the
+ * direct form is never chosen, and for any other `types`.
  */
-size_t grcuda_fir_filter_direct_tap_limit(uint32_t types);
+size_t grcuda_fir_filter_direct_tap_limit(uint32_t types, size_t decimation);
 
 /**
  * Enqueues the filtering of up to `outputs` outputs on the filter's stream, without waiting,

@@ -1992,7 +1992,10 @@ impl Fuzzer {
                 let method = grcuda_fir_filter_method(handle);
                 let multiple = grcuda_fir_filter_output_multiple(handle);
                 let fft_size = grcuda_fir_filter_fft_size(handle);
-                let limit = grcuda_fir_filter_direct_tap_limit(self.rng.below(3) as u32);
+                // Types 3 and 4 are no FIR types (limit 0); decimation 0 is refused by the
+                // filters and answered like 1 here.
+                let limit_types = self.rng.below(5) as u32;
+                let limit = grcuda_fir_filter_direct_tap_limit(limit_types, self.rng.below(40));
                 for function in [
                     "grcuda_fir_filter_history",
                     "grcuda_fir_filter_method",
@@ -2010,9 +2013,10 @@ impl Fuzzer {
                         if method == GRCUDA_FIR_DIRECT { fft_size == 0 } else { fft_size.is_power_of_two() };
                     history >= 1 && method != GRCUDA_FIR_AUTOMATIC && multiple >= 1 && transforms_fit
                 };
-                if !consistent || limit == 0 {
+                let limit_fits = if limit_types > GRCUDA_FIR_FFF { limit == 0 } else { limit <= 2049 };
+                if !consistent || !limit_fits {
                     self.fail(&format!(
-                        "filter {handle:?}: history {history}, method {method}, multiple {multiple}, FFT size {fft_size}, limit {limit}"
+                        "filter {handle:?}: history {history}, method {method}, multiple {multiple}, FFT size {fft_size}, limit {limit} for types {limit_types}"
                     ));
                 }
             }

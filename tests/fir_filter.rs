@@ -264,18 +264,25 @@ fn complex_outputs_rotate() {
 #[test]
 fn automatic_method_and_history_follow_the_tap_count() {
     let harness = Harness::new("fir_filter");
+    let mut rng = StdRng::seed_from_u64(16);
     for types in ALL_TYPES {
-        let limit = FirFilter::direct_tap_limit(types);
-        let mut rng = StdRng::seed_from_u64(16);
-        let short = OwnedTaps::random(&mut rng, limit, types);
-        let long = OwnedTaps::random(&mut rng, limit + 1, types);
-        let mut filter = FirFilter::new(&harness.stream, types, 2, FirMethod::Automatic, short.borrow()).unwrap();
-        assert_eq!((filter.method(), filter.history()), (FirMethod::Direct, limit));
-        filter.set_taps(long.borrow()).unwrap();
-        assert_eq!(filter.method(), FirMethod::Fft);
-        assert!(filter.history() > limit + 1, "overlap-save needs more history than the taps");
-        assert_eq!(filter.tap_count(), limit + 1);
+        for decimation in 1..=20 {
+            let limit = FirFilter::direct_tap_limit(types, decimation);
+            let long = OwnedTaps::random(&mut rng, limit + 1, types);
+            let mut filter =
+                FirFilter::new(&harness.stream, types, decimation, FirMethod::Automatic, long.borrow()).unwrap();
+            assert_eq!(filter.method(), FirMethod::Fft, "{} decimation {decimation}", types.name());
+            assert!(filter.history() > limit + 1, "overlap-save needs more history than the taps");
+            if limit > 0 {
+                let short = OwnedTaps::random(&mut rng, limit, types);
+                filter.set_taps(short.borrow()).unwrap();
+                assert_eq!((filter.method(), filter.history()), (FirMethod::Direct, limit));
+                assert_eq!(filter.tap_count(), limit);
+            }
+        }
     }
+    // Where the direct form is fastest: float samples, few taps, no decimation.
+    assert!(FirFilter::direct_tap_limit(FirTypes::Fff, 1) >= 32);
 }
 
 /// Overlap-save transforms in shared memory (up to 4096 points) while at least half of each

@@ -6,7 +6,7 @@
 
 1. methods: libgrcuda's FIR filter called directly (no flowgraph), the direct form against
    overlap-save (one kernel with shared-memory FFTs up to 2049 taps, cuFFT beyond), by tap
-   count: where the automatic choice should switch.
+   count and decimation, next to the automatic choice: where it should switch.
 2. blocks: cuda.fir_filter_xxx, fft_filter_xxx and freq_xlating_fir_filter_xxx in a GPU
    chain (cuda.null_source -> filter -> cuda.null_sink) at 2^20 and 2^22 output items per
    call, against (a) GNU Radio's CPU block in a CPU chain (1 thread; fft_filter also with
@@ -45,11 +45,11 @@ for _name in ("grcuda_fir_filter_new_ccc", "grcuda_fir_filter_new_ccf", "grcuda_
     getattr(grcuda, _name).restype = ctypes.c_int
 grcuda.grcuda_fir_filter_execute.restype = ctypes.c_int
 grcuda.grcuda_fir_filter_history.restype = ctypes.c_size_t
-grcuda.grcuda_fir_filter_direct_tap_limit.restype = ctypes.c_size_t
+grcuda.grcuda_fir_filter_method.restype = ctypes.c_uint32
 grcuda.grcuda_fir_filter_output_multiple.restype = ctypes.c_size_t
 grcuda.grcuda_fir_filter_fft_size.restype = ctypes.c_size_t
 
-DIRECT, FFT = 1, 2  # GRCUDA_FIR_DIRECT, GRCUDA_FIR_FFT
+AUTOMATIC, DIRECT, FFT = 0, 1, 2  # GRCUDA_FIR_AUTOMATIC, _DIRECT, _FFT
 SAMPLE_BYTES = {"ccc": (8, 8), "ccf": (8, 8), "fff": (4, 4)}  # input and output bytes
 
 
@@ -61,16 +61,23 @@ def random_taps(suffix, count):
     return taps
 
 
-def engine_rate(args, suffix, taps, method, outputs):
-    """Output samples per second of libgrcuda's filter alone, on raw device memory."""
-    r = args.raw
-    taps = random_taps(suffix, taps)
+def new_filter(stream, suffix, taps, decimation, method):
+    """A libgrcuda filter handle (free it with grcuda_fir_filter_free)."""
     handle = ctypes.c_void_p()
     make = getattr(grcuda, f"grcuda_fir_filter_new_{suffix}")
-    ok(make(r.stream, 1, method, taps.ctypes.data_as(ctypes.c_void_p), len(taps), ctypes.byref(handle)), "filter")
+    pointer = taps.ctypes.data_as(ctypes.c_void_p)
+    ok(make(stream, decimation, method, pointer, len(taps), ctypes.byref(handle)), "filter")
+    return handle
+
+
+def engine_rate(args, suffix, taps, decimation, method, outputs):
+    """Output samples per second of libgrcuda's filter alone, on raw device memory."""
+    r = args.raw
+    handle = new_filter(r.stream, suffix, random_taps(suffix, taps), decimation, method)
     history = grcuda.grcuda_fir_filter_history(handle)
     in_bytes, out_bytes = SAMPLE_BYTES[suffix]
-    source, destination = r.memory(0, (outputs + history) * in_bytes), r.memory(0, outputs * out_bytes)
+    inputs = (outputs - 1) * decimation + history
+    source, destination = r.memory(0, inputs * in_bytes), r.memory(0, outputs * out_bytes)
     produced = ctypes.c_size_t()
     position = [0]
 
@@ -80,7 +87,7 @@ def engine_rate(args, suffix, taps, method, outputs):
             ok(
                 grcuda.grcuda_fir_filter_execute(
                     handle,
-                    ctypes.c_void_p(source.value + done * in_bytes),
+                    ctypes.c_void_p(source.value + done * decimation * in_bytes),
                     ctypes.c_void_p(destination.value + done * out_bytes),
                     ctypes.c_size_t(outputs - done),
                     ctypes.c_uint64(position[0] + done),
@@ -91,22 +98,24 @@ def engine_rate(args, suffix, taps, method, outputs):
             done += produced.value
         position[0] += outputs
 
-    calls = max(4, args.volume // (outputs * in_bytes))
+    calls = max(4, args.volume // (outputs * decimation * in_bytes))
     rate = calls * outputs / r.timed(calls, launch)
     grcuda.grcuda_fir_filter_free(handle)
     return rate
 
 
+def automatic_method(args, suffix, taps, decimation):
+    """The method libgrcuda's automatic choice takes."""
+    handle = new_filter(args.raw.stream, suffix, random_taps(suffix, taps), decimation, AUTOMATIC)
+    method = grcuda.grcuda_fir_filter_method(handle)
+    grcuda.grcuda_fir_filter_free(handle)
+    return "direct" if method == DIRECT else "overlap-save"
+
+
 def overlap_save_transforms(args, suffix, taps):
     """The FFT size libgrcuda's filter picks for `taps` taps (decimation 1, the automatic
     method) and the outputs of each of its forward and inverse transforms."""
-    handle = ctypes.c_void_p()
-    values = random_taps(suffix, taps)
-    make = getattr(grcuda, f"grcuda_fir_filter_new_{suffix}")
-    ok(
-        make(args.raw.stream, 1, FFT, values.ctypes.data_as(ctypes.c_void_p), len(values), ctypes.byref(handle)),
-        "filter",
-    )
+    handle = new_filter(args.raw.stream, suffix, random_taps(suffix, taps), 1, FFT)
     size, span = grcuda.grcuda_fir_filter_fft_size(handle), grcuda.grcuda_fir_filter_output_multiple(handle)
     grcuda.grcuda_fir_filter_free(handle)
     return size, span
@@ -121,25 +130,41 @@ def fft_pair_rate(args, size, batch):
     return calls * batch / r.timed(calls, lambda: r.fft(size, batch, buffer, buffer))
 
 
+DECIMATIONS = (1, 2, 4, 8, 16)
+METHOD_TAPS = (8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048, 4096)
+
+
 def methods(args, results):
     outputs = 1 << (18 if args.quick else 22)
     print(
-        f"### Direct form vs overlap-save, libgrcuda's filter alone (2^{outputs.bit_length() - 1} outputs per call, decimation 1)\n"
+        f"### Direct form vs overlap-save, libgrcuda's filter alone (2^{outputs.bit_length() - 1} outputs per call)\n"
     )
-    print("| type | taps | direct Gsamples/s | overlap-save Gsamples/s | faster |")
-    print("|---|---:|---:|---:|---|")
+    print("| type | decimation | taps | direct Gsamples/s | overlap-save Gsamples/s | faster | automatic choice |")
+    print("|---|---:|---:|---:|---:|---|---|")
     for suffix in ("ccc", "ccf", "fff"):
-        limit = grcuda.grcuda_fir_filter_direct_tap_limit(("ccc", "ccf", "fff").index(suffix))
-        for taps in (8,) if args.quick else (8, 16, 32, 48, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096):
-            # The direct form beyond 512 taps only confirms that it loses.
-            direct = engine_rate(args, suffix, taps, DIRECT, outputs) / 1e9 if taps <= 512 else None
-            fft = engine_rate(args, suffix, taps, FFT, outputs) / 1e9
-            results["methods"].append({"type": suffix, "taps": taps, "direct": direct, "fft": fft, "limit": limit})
-            faster = "direct" if direct is not None and direct >= fft else "overlap-save"
-            direct_text = "-" if direct is None else f"{direct:.1f}"
-            print(
-                f"| {suffix} | {taps} | {direct_text} | {fft:.1f} | {faster}{' (automatic)' if taps <= limit else ''} |"
-            )
+        for decimation in (1, 3) if args.quick else DECIMATIONS:
+            for taps in (8,) if args.quick else METHOD_TAPS:
+                # The direct form's cost per output grows with the taps, overlap-save's with the
+                # decimation: far beyond where they cross, the direct form only confirms that it
+                # loses.
+                direct = None
+                if taps <= 256 * decimation:
+                    direct = engine_rate(args, suffix, taps, decimation, DIRECT, outputs) / 1e9
+                fft = engine_rate(args, suffix, taps, decimation, FFT, outputs) / 1e9
+                automatic = automatic_method(args, suffix, taps, decimation)
+                results["methods"].append(
+                    {
+                        "type": suffix,
+                        "decimation": decimation,
+                        "taps": taps,
+                        "direct": direct,
+                        "fft": fft,
+                        "automatic": automatic,
+                    }
+                )
+                faster = "direct" if direct is not None and direct >= fft else "overlap-save"
+                direct_text = "-" if direct is None else f"{direct:.1f}"
+                print(f"| {suffix} | {decimation} | {taps} | {direct_text} | {fft:.1f} | {faster} | {automatic} |")
     print()
 
 
@@ -231,16 +256,22 @@ def filters(args, results):
 def draw(results, folder):
     os.makedirs(folder, exist_ok=True)
     for suffix in ("ccc", "ccf", "fff"):
-        rows = [row for row in results["methods"] if row["type"] == suffix]
+        series = {}
+        for decimation in (1, 4, 16):
+            rows = [
+                row for row in results["methods"] if (row["type"], row.get("decimation", 1)) == (suffix, decimation)
+            ]
+            series[f"direct form, decimation {decimation}"] = [
+                (row["taps"], row["direct"]) for row in rows if row["direct"] is not None
+            ]
+            series[f"overlap-save, decimation {decimation}"] = [(row["taps"], row["fft"]) for row in rows]
         plot(
             os.path.join(folder, f"filters-methods-{suffix}.png"),
             f"FIR {suffix}: direct form vs overlap-save (H200, 2^22 outputs per call)",
             "taps",
-            "Gsamples/s",
-            {
-                "direct form": [(row["taps"], row["direct"]) for row in rows if row["direct"] is not None],
-                "overlap-save": [(row["taps"], row["fft"]) for row in rows],
-            },
+            "output Gsamples/s",
+            series,
+            log_y=True,
         )
 
 

@@ -12,12 +12,12 @@ use crate::filter::{FirFilter, FirMethod, FirTaps};
 use crate::kernels::{Complex32, FirTypes, Rotation};
 use std::ffi::c_void;
 
-/// FIR method: the direct form for short filters, overlap-save through cuFFT for long ones
-/// (the limit is grcuda_fir_filter_direct_tap_limit()).
+/// FIR method: the direct form for short filters, overlap-save for long ones (the limit,
+/// which depends on the types and the decimation, is grcuda_fir_filter_direct_tap_limit()).
 pub const GRCUDA_FIR_AUTOMATIC: u32 = 0;
 /// FIR method: one dot product per output.
 pub const GRCUDA_FIR_DIRECT: u32 = 1;
-/// FIR method: overlap-save convolution through cuFFT, writing every output asked for (a call
+/// FIR method: overlap-save convolution, writing every output asked for (a call
 /// that ends inside a segment rounds its last outputs slightly differently, about 1e-7 of the
 /// signal, from a split of the stream that ends elsewhere).
 pub const GRCUDA_FIR_FFT: u32 = 2;
@@ -71,9 +71,9 @@ fn new_filter(
 /// one output in `decimation`, on `stream` (which it keeps alive), as GNU Radio's
 /// fir_filter_ccc: output j is the dot product of the reversed taps with the input from item
 /// j * decimation on. `method` is GRCUDA_FIR_AUTOMATIC, _DIRECT or _FFT. No taps, non-finite
-/// taps and a decimation of 0 are GRCUDA_STATUS_INVALID_ARGUMENT; the FFT method without cuFFT
-/// is GRCUDA_STATUS_UNSUPPORTED. The taps are copied (the call waits for the copy). Free it
-/// with grcuda_fir_filter_free().
+/// taps and a decimation of 0 are GRCUDA_STATUS_INVALID_ARGUMENT; the FFT method without
+/// cuFFT where the filter needs it (more than 2049 taps) is GRCUDA_STATUS_UNSUPPORTED. The
+/// taps are copied (the call waits for the copy). Free it with grcuda_fir_filter_free().
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_fir_filter_new_ccc(
@@ -191,13 +191,14 @@ pub const GRCUDA_FIR_CCF: u32 = 1;
 pub const GRCUDA_FIR_FFF: u32 = 2;
 
 /// The most taps for which GRCUDA_FIR_AUTOMATIC uses the direct form for filters of `types`
-/// (GRCUDA_FIR_CCC, _CCF or _FFF; 0 for any other value).
+/// (GRCUDA_FIR_CCC, _CCF or _FFF) and `decimation`; beyond it overlap-save. 0 where the
+/// direct form is never chosen, and for any other `types`.
 #[unsafe(no_mangle)]
-pub extern "C" fn grcuda_fir_filter_direct_tap_limit(types: u32) -> usize {
+pub extern "C" fn grcuda_fir_filter_direct_tap_limit(types: u32, decimation: usize) -> usize {
     match types {
-        GRCUDA_FIR_CCC => FirFilter::direct_tap_limit(FirTypes::Ccc),
-        GRCUDA_FIR_CCF => FirFilter::direct_tap_limit(FirTypes::Ccf),
-        GRCUDA_FIR_FFF => FirFilter::direct_tap_limit(FirTypes::Fff),
+        GRCUDA_FIR_CCC => FirFilter::direct_tap_limit(FirTypes::Ccc, decimation),
+        GRCUDA_FIR_CCF => FirFilter::direct_tap_limit(FirTypes::Ccf, decimation),
+        GRCUDA_FIR_FFF => FirFilter::direct_tap_limit(FirTypes::Fff, decimation),
         _ => 0,
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 //! FIR filtering on a block's stream: the taps in device memory, and the choice between the
-//! direct form and overlap-save convolution through cuFFT.
+//! direct form and overlap-save convolution (shared-memory FFTs, or cuFFT for long filters).
 //!
 //! A [`FirFilter`] computes exactly what GNU Radio's fir_filter_xxx computes (see
 //! [`crate::kernels::fir_filter`]), whichever method it uses, and its output does not depend
@@ -29,19 +29,20 @@ use std::sync::Arc;
 /// How a filter convolves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirMethod {
-    /// The direct form up to [`FirFilter::direct_tap_limit`] taps, overlap-save beyond.
+    /// The direct form up to [`FirFilter::direct_tap_limit`] taps (which depends on the types
+    /// and the decimation), overlap-save beyond.
     Automatic,
     /// One dot product per output.
     Direct,
-    /// Overlap-save through cuFFT, writing every output it is asked for: a call that ends
-    /// inside a segment transforms the segment with zeros for the input still to come, so its
-    /// last outputs round differently (by about 1e-7 of the signal) from the same outputs
-    /// computed from the complete segment in a split of the stream that ends elsewhere.
+    /// Overlap-save, writing every output it is asked for: a call that ends inside a segment
+    /// transforms the segment with zeros for the input still to come, so its last outputs
+    /// round differently (by about 1e-7 of the signal) from the same outputs computed from the
+    /// complete segment in a split of the stream that ends elsewhere.
     Fft,
-    /// Overlap-save through cuFFT on complete segments only, as GNU Radio's fft_filter_xxx
-    /// filters (which asks for outputs in multiples of its segment): the output is the same
-    /// bit for bit however the stream is split; outputs of a segment whose input has not all
-    /// arrived wait for the next call ([`FirFilter::output_multiple`] outputs per segment).
+    /// Overlap-save on complete segments only, as GNU Radio's fft_filter_xxx filters (which
+    /// asks for outputs in multiples of its segment): the output is the same bit for bit
+    /// however the stream is split; outputs of a segment whose input has not all arrived wait
+    /// for the next call ([`FirFilter::output_multiple`] outputs per segment).
     FftWholeSegments,
 }
 
@@ -82,15 +83,29 @@ pub struct FirFilter {
 }
 
 impl FirFilter {
-    /// The most taps for which [`FirMethod::Automatic`] uses the direct form, by types: beyond
-    /// it overlap-save is faster on the GPU (measured on an H200 at 2^22 items per call; the
-    /// CPU of the simulated backend follows the same choice).
-    pub fn direct_tap_limit(types: FirTypes) -> usize {
-        match types {
-            FirTypes::Ccc => 192,
-            FirTypes::Ccf => 256,
-            FirTypes::Fff => 512,
-        }
+    /// The most taps for which [`FirMethod::Automatic`] uses the direct form, by types and
+    /// decimation (0: never); beyond it overlap-save. Measured on an H200 at 2^22 outputs
+    /// per call (docs/PERFORMANCE.md, "GPU filters"): the direct form stays where it is within
+    /// 10% of overlap-save's speed, for its exact GNU Radio arithmetic, short history and
+    /// calls of any size. Overlap-save's cost per output grows with the decimation (it
+    /// transforms every input), the direct form's with the taps, but the direct form loses
+    /// more than that from decimation 8 on (16 for float samples), where its reads of the
+    /// input no longer coalesce. Decimations between the measured ones (1, 2, 4, 8, 16) take
+    /// the limit of the measured one below. The simulated backend follows the same choice.
+    pub fn direct_tap_limit(types: FirTypes, decimation: usize) -> usize {
+        let measured = match decimation {
+            0 | 1 => 0,
+            2 | 3 => 1,
+            4..=7 => 2,
+            8..=15 => 3,
+            _ => 4,
+        };
+        let limits: [usize; 5] = match types {
+            FirTypes::Ccc => [0, 16, 64, 0, 0],
+            FirTypes::Ccf => [32, 32, 128, 0, 8],
+            FirTypes::Fff => [64, 48, 128, 128, 0],
+        };
+        limits[measured]
     }
 
     /// A filter with `taps` (of the kind `types` takes) and `decimation` on `stream`. No taps,
@@ -128,7 +143,7 @@ impl FirFilter {
         check_taps(types, &taps)?;
         let whole_segments = method == FirMethod::FftWholeSegments;
         let direct = match method {
-            FirMethod::Automatic => taps.len() <= Self::direct_tap_limit(types),
+            FirMethod::Automatic => taps.len() <= Self::direct_tap_limit(types, decimation),
             FirMethod::Direct => true,
             FirMethod::Fft | FirMethod::FftWholeSegments => false,
         };

@@ -21,10 +21,11 @@ namespace cuda {
  *
  * Output j is the dot product of the reversed taps with the input from item j *
  * decimation on (history: the previous taps - 1 items, zero at the start). Up to
- * grcuda_fir_filter_direct_tap_limit() taps it computes one dot product per output;
- * beyond, overlap-save convolution through cuFFT, which needs a longer history (one
- * segment of the FFT). set_taps() takes effect at the start of the next work() call, as
- * in GNU Radio.
+ * grcuda_fir_filter_direct_tap_limit() taps (which depends on the types and the
+ * decimation) it computes one dot product per output; beyond, overlap-save convolution
+ * (shared-memory FFTs, cuFFT for more than 2049 taps), which needs a longer history (one
+ * FFT segment). set_taps() takes effect at the start of the next work() call, as in GNU
+ * Radio.
  */
 template <class IN_T, class OUT_T, class TAP_T>
 class CUDA_API fir_filter : virtual public gr::sync_decimator
