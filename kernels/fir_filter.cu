@@ -135,35 +135,39 @@ __device__ void fir_filter(const In* input, const Tap* reversed_taps, Out* outpu
 }
 
 // The direct form from shared memory: each block stages the input of a tile of consecutive
-// outputs with coalesced loads, then its TILE_THREADS threads compute them from there. The
-// host launches it with TILE_THREADS threads per block and the shared memory that
-// tile_shared_bytes() in src/kernels/fir_filter.rs gives, and only when that fits;
-// otherwise fir_filter above.
+// outputs, then its TILE_THREADS threads compute them from there. The host launches it with
+// TILE_THREADS threads per block and the shared memory that tile_shared_bytes() in
+// src/kernels/fir_filter.rs gives, and only when that fits; otherwise fir_filter above.
 //
-// Decimation 1 (the common case, and the one bound by arithmetic): a thread computes
-// UNIT_OUTPUTS_PER_THREAD outputs, over taps in blocks of as many, from a register window
-// of 2 * UNIT_OUTPUTS_PER_THREAD - 1 inputs: per block, one shared load per window item and
-// one tap load feed UNIT_OUTPUTS_PER_THREAD^2 multiply-adds. Item i of the tile sits at i +
-// i / UNIT_OUTPUTS_PER_THREAD, so the threads' windows (UNIT_OUTPUTS_PER_THREAD items apart)
-// fall in different banks, and a window's items are at offsets known at compile time from
-// one base address. The tile is staged through the last window's end (zeros past the
-// input), so no read needs a bounds test, and only the last, partial block of taps tests the
-// tap index.
+// A decimating filter is the sum of `decimation` filters without decimation, one per phase
+// p: phase p's taps are p, p + decimation, ... and its input the items p, p + decimation,
+// ... (tap q * decimation + p of output j reads input (j + q) * decimation + p). The tile
+// takes the phases in turn, staging one phase's input at a time, so its shared memory holds
+// the tile's outputs plus the taps of one phase whatever the decimation, and sums them phase
+// by phase, taps upwards: the order direct_sums adds them in.
 //
-// Other decimations: direct_sums' sliding windows, OUTPUTS_PER_THREAD outputs per thread,
-// from a tile padded one item in eight.
+// Each phase is arithmetic-bound: a thread computes UNIT_OUTPUTS_PER_THREAD outputs, over the
+// phase's taps in blocks of as many, from a register window of 2 * UNIT_OUTPUTS_PER_THREAD -
+// 1 inputs: per block, one shared load per window item and one tap load feed
+// UNIT_OUTPUTS_PER_THREAD^2 multiply-adds. Item i of the staged phase sits at i + i /
+// UNIT_OUTPUTS_PER_THREAD, so the threads' windows (UNIT_OUTPUTS_PER_THREAD items apart) fall
+// in different banks, and a window's items are at offsets known at compile time from one
+// base address. A phase is staged through the last window's end (zeros past the input), so
+// no read needs a bounds test, and only the last, partial block of taps tests the tap index.
 //
-// Either way the tile's outputs are written to shared memory first (over the staged input)
-// and stored from there, consecutive threads storing consecutive outputs.
+// The tile's outputs are written to shared memory (over the staged input) and stored from
+// there, consecutive threads storing consecutive outputs.
 #define TILE_THREADS 128
 #define UNIT_OUTPUTS_PER_THREAD 16
+#define TILE_OUTPUTS (TILE_THREADS * UNIT_OUTPUTS_PER_THREAD)
 
-__device__ inline unsigned padded(unsigned i) { return i + (i >> 3); }
 __device__ inline unsigned unit_padded(unsigned i) { return i + i / UNIT_OUTPUTS_PER_THREAD; }
 
+// Taps t < UNIT_OUTPUTS_PER_THREAD (t < taps_left when Partial) of a phase, tap t at
+// taps[t * stride], into the sums of a thread's outputs, whose window starts at window_items.
 template <bool Partial, typename In, typename Tap, typename Out>
-__device__ inline void unit_tap_block(const In* window_items, const Tap* __restrict__ taps, unsigned taps_left,
-                                      Out* sum) {
+__device__ inline void unit_tap_block(const In* window_items, const Tap* __restrict__ taps, unsigned stride,
+                                      unsigned taps_left, Out* sum) {
     constexpr int R = UNIT_OUTPUTS_PER_THREAD;
     In window[2 * R - 1];
 #pragma unroll
@@ -173,7 +177,7 @@ __device__ inline void unit_tap_block(const In* window_items, const Tap* __restr
 #pragma unroll
     for (int t = 0; t < R; ++t) {
         if (!Partial || t < taps_left) {
-            const Tap tap = taps[t];
+            const Tap tap = taps[t * stride];
 #pragma unroll
             for (int r = 0; r < R; ++r) {
                 sum[r] = grcuda::multiply_add(window[r + t], tap, sum[r]);
@@ -182,37 +186,22 @@ __device__ inline void unit_tap_block(const In* window_items, const Tap* __restr
     }
 }
 
-// The sums of outputs local_first .. local_first + UNIT_OUTPUTS_PER_THREAD - 1 of a tile
-// (local_first a multiple of UNIT_OUTPUTS_PER_THREAD), taps in increasing index as
-// direct_sums adds them.
+// Adds one phase to the sums of outputs local_first .. local_first + UNIT_OUTPUTS_PER_THREAD
+// - 1 of a tile (local_first a multiple of UNIT_OUTPUTS_PER_THREAD): its `tap_count` taps,
+// tap q at taps[q * stride], in increasing q.
 template <typename In, typename Tap, typename Out>
-__device__ void unit_decimation_sums(const In* tile, const Tap* __restrict__ reversed_taps, unsigned local_first,
-                                     unsigned tap_count, Out* sum) {
+__device__ void add_phase_sums(const In* phase, const Tap* __restrict__ taps, unsigned stride, unsigned local_first,
+                               unsigned tap_count, Out* sum) {
     constexpr unsigned R = UNIT_OUTPUTS_PER_THREAD;
-#pragma unroll
-    for (int r = 0; r < (int)R; ++r) {
-        sum[r] = grcuda::zero<Out>();
-    }
     // Item local_first + block + j (block a multiple of R) sits at unit_padded(local_first +
     // block) + j + j / R.
     unsigned block = 0;
     for (; block + R <= tap_count; block += R) {
-        unit_tap_block<false>(tile + unit_padded(local_first + block), reversed_taps + block, R, sum);
+        unit_tap_block<false>(phase + unit_padded(local_first + block), taps + block * stride, stride, R, sum);
     }
     if (block < tap_count) {
-        unit_tap_block<true>(tile + unit_padded(local_first + block), reversed_taps + block, tap_count - block, sum);
-    }
-}
-
-// Output local_first + r of a tile (rotated as output tile_first + local_first + r of the
-// call) into the tile's shared output slots, at position(local_first + r): the padding keeps
-// the threads' writes, Count items apart, in different banks.
-template <int Count, typename Out, typename Position>
-__device__ inline void stage_sums(Out* slots, const Out* sum, unsigned local_first, count_type tile_first,
-                                  const Rotation& rotation, Position position) {
-#pragma unroll
-    for (int r = 0; r < Count; ++r) {
-        slots[position(local_first + r)] = rotated(sum[r], rotation, tile_first + local_first + r);
+        unit_tap_block<true>(phase + unit_padded(local_first + block), taps + block * stride, stride,
+                             tap_count - block, sum);
     }
 }
 
@@ -221,49 +210,43 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
                                  Out* __restrict__ output, count_type outputs, count_type tap_count,
                                  count_type decimation, Rotation rotation) {
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    In* tile = reinterpret_cast<In*>(shared_bytes);
-    const bool unit = decimation == 1;
-    const unsigned per_thread = unit ? UNIT_OUTPUTS_PER_THREAD : OUTPUTS_PER_THREAD;
-    const count_type tile_outputs = TILE_THREADS * per_thread;
+    In* phase_items = reinterpret_cast<In*>(shared_bytes);
     const count_type input_items = (outputs - 1) * decimation + tap_count;
-    // The items a tile stages: for decimation 1, through the end of the last thread's last
-    // window (taps rounded up to whole blocks); else what its outputs read.
-    const unsigned staged = unit ? (unsigned)(tile_outputs + (tap_count + UNIT_OUTPUTS_PER_THREAD - 1) /
-                                                                 UNIT_OUTPUTS_PER_THREAD * UNIT_OUTPUTS_PER_THREAD)
-                                 : (unsigned)((tile_outputs - 1) * decimation + tap_count);
-    for (count_type tile_first = (count_type)blockIdx.x * tile_outputs; tile_first < outputs;
-         tile_first += (count_type)gridDim.x * tile_outputs) {
-        const count_type base = tile_first * decimation;
-        for (unsigned i = threadIdx.x; i < staged; i += blockDim.x) {
-            const In item = base + i < input_items ? input[base + i] : In();
-            tile[unit ? unit_padded(i) : padded(i)] = item;
-        }
-        __syncthreads();
-        // Every thread computes its outputs, also past the call's last (their reads stay in
-        // the staged items, and they are not stored).
-        const unsigned local_first = threadIdx.x * per_thread;
+    const unsigned phases = (unsigned)(decimation < tap_count ? decimation : tap_count);
+    const unsigned local_first = threadIdx.x * UNIT_OUTPUTS_PER_THREAD;
+    for (count_type tile_first = (count_type)blockIdx.x * TILE_OUTPUTS; tile_first < outputs;
+         tile_first += (count_type)gridDim.x * TILE_OUTPUTS) {
         Out sum[UNIT_OUTPUTS_PER_THREAD];
-        if (unit) {
-            unit_decimation_sums(tile, reversed_taps, local_first, (unsigned)tap_count, sum);
-        } else {
-            const auto load = [&](count_type i) { return tile[padded((unsigned)i)]; };
-            direct_sums<In>(load, reversed_taps, local_first, tap_count, decimation, sum);
+#pragma unroll
+        for (int r = 0; r < UNIT_OUTPUTS_PER_THREAD; ++r) {
+            sum[r] = grcuda::zero<Out>();
+        }
+        for (unsigned p = 0; p < phases; ++p) {
+            const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
+            // Through the end of the last thread's last window (taps rounded up to whole
+            // blocks). Every thread computes its outputs, also past the call's last (their
+            // reads stay in the staged items, and they are not stored).
+            const unsigned staged = TILE_OUTPUTS + (phase_taps + UNIT_OUTPUTS_PER_THREAD - 1) /
+                                                       UNIT_OUTPUTS_PER_THREAD * UNIT_OUTPUTS_PER_THREAD;
+            for (unsigned i = threadIdx.x; i < staged; i += blockDim.x) {
+                const count_type item = (tile_first + i) * decimation + p;
+                phase_items[unit_padded(i)] = item < input_items ? input[item] : In();
+            }
+            __syncthreads();
+            add_phase_sums(phase_items, reversed_taps + p, (unsigned)decimation, local_first, phase_taps, sum);
+            __syncthreads(); // every read of this phase is done before the next is staged
         }
         // The tile's outputs go out through shared memory, so that a warp's stores are
-        // consecutive items rather than one item per thread every per_thread items.
-        __syncthreads(); // every read of the staged input is done: its space holds the outputs now
-        Out* tile_outputs_shared = reinterpret_cast<Out*>(shared_bytes);
-        if (unit) {
-            stage_sums<UNIT_OUTPUTS_PER_THREAD>(tile_outputs_shared, sum, local_first, tile_first, rotation,
-                                                [](unsigned i) { return unit_padded(i); });
-        } else {
-            stage_sums<OUTPUTS_PER_THREAD>(tile_outputs_shared, sum, local_first, tile_first, rotation,
-                                           [](unsigned i) { return padded(i); });
+        // consecutive items rather than one item per thread every UNIT_OUTPUTS_PER_THREAD.
+        Out* staged_outputs = reinterpret_cast<Out*>(shared_bytes);
+#pragma unroll
+        for (int r = 0; r < UNIT_OUTPUTS_PER_THREAD; ++r) {
+            staged_outputs[unit_padded(local_first + r)] = rotated(sum[r], rotation, tile_first + local_first + r);
         }
         __syncthreads();
-        const unsigned tile_count = (unsigned)min(tile_outputs, outputs - tile_first);
+        const unsigned tile_count = (unsigned)min((count_type)TILE_OUTPUTS, outputs - tile_first);
         for (unsigned i = threadIdx.x; i < tile_count; i += blockDim.x) {
-            output[tile_first + i] = tile_outputs_shared[unit ? unit_padded(i) : padded(i)];
+            output[tile_first + i] = staged_outputs[unit_padded(i)];
         }
         __syncthreads();
     }

@@ -192,7 +192,12 @@ fn check_method(method: FirMethod, tap_counts: &[usize], decimations: &[usize]) 
 
 #[test]
 fn direct_form_matches_the_reference() {
-    check_method(FirMethod::Direct, &[1, 2, 7, 16, 33, 48, 101], &[1, 2, 3, 5, 7]);
+    // On the GPU a tile sums phase by phase, each phase's taps in blocks of 16: decimations
+    // beyond the tap count, phases of one tap, of whole blocks and of a partial last block.
+    check_method(FirMethod::Direct, &[1, 2, 7, 16, 33, 48, 101, 300], &[1, 2, 3, 5, 7, 8, 16, 33]);
+    // Taps whose phase does not fit a tile in shared memory: the kernel that reads device
+    // memory.
+    check_method(FirMethod::Direct, &[7000], &[1, 2]);
 }
 
 #[test]

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 //! FIR filters (`kernels/fir_filter.cu`): the direct form, overlap-save convolution in one
-//! kernel with shared-memory FFTs, and the three steps of overlap-save around cuFFT. [`crate::filter::FirFilter`] owns the taps and chooses between
-//! them; these launchers only check and enqueue.
+//! kernel with shared-memory FFTs, and the three steps of overlap-save around cuFFT.
+//! [`crate::filter::FirFilter`] owns the taps and chooses between them; these launchers only
+//! check and enqueue.
 //!
 //! Every filter computes what GNU Radio's fir_filter_xxx computes: output j is the dot product
 //! of the reversed taps with `tap_count` input items from item `j * decimation` on (the input
@@ -181,7 +182,7 @@ pub unsafe fn fir_filter(
         ];
         match tile_bytes {
             Some(bytes) => unsafe {
-                kernel.launch_tiles(outputs.div_ceil(tile_outputs(decimation)), TILE_THREADS, bytes, &mut arguments)
+                kernel.launch_tiles(outputs.div_ceil(TILE_OUTPUTS), TILE_THREADS, bytes, &mut arguments)
             },
             None => unsafe { kernel.launch(outputs.div_ceil(OUTPUTS_PER_THREAD), &mut arguments) },
         }
@@ -193,26 +194,17 @@ pub unsafe fn fir_filter(
 const OUTPUTS_PER_THREAD: usize = 8;
 const UNIT_OUTPUTS_PER_THREAD: usize = 16;
 const TILE_THREADS: u32 = 128;
-
-/// The outputs of one tile of the tiled direct form: decimation 1 has its own thread shape.
-fn tile_outputs(decimation: usize) -> usize {
-    let per_thread = if decimation == 1 { UNIT_OUTPUTS_PER_THREAD } else { OUTPUTS_PER_THREAD };
-    per_thread * TILE_THREADS as usize
-}
+/// The outputs of one tile of the tiled direct form.
+const TILE_OUTPUTS: usize = UNIT_OUTPUTS_PER_THREAD * TILE_THREADS as usize;
 
 /// The dynamic shared memory of the tiled direct form, or None where it does not fit, and
-/// the kernel that reads device memory runs. Decimation 1 stages the tile's outputs plus the
-/// taps rounded up to whole blocks, padded one item in UNIT_OUTPUTS_PER_THREAD; other
-/// decimations what the tile's outputs read, padded one item in eight.
+/// the kernel that reads device memory runs: the input of one phase (every decimation-th
+/// item) for the tile's outputs, plus the phase's taps rounded up to whole blocks, padded one
+/// item in UNIT_OUTPUTS_PER_THREAD.
 fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Option<u32> {
-    let outputs = tile_outputs(decimation);
-    let padded = if decimation == 1 {
-        let items = outputs.checked_add(tap_count.checked_next_multiple_of(UNIT_OUTPUTS_PER_THREAD)?)?;
-        items + items / UNIT_OUTPUTS_PER_THREAD + 1
-    } else {
-        let items = (outputs - 1).checked_mul(decimation)?.checked_add(tap_count)?;
-        items + items / 8 + 1
-    };
+    let phase_taps = tap_count.div_ceil(decimation);
+    let items = TILE_OUTPUTS.checked_add(phase_taps.checked_next_multiple_of(UNIT_OUTPUTS_PER_THREAD)?)?;
+    let padded = items + items / UNIT_OUTPUTS_PER_THREAD + 1;
     let bytes = padded.checked_mul(if types.complex_samples() { 8 } else { 4 })?;
     (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }
