@@ -332,6 +332,16 @@ fn bad_arguments_are_refused_with_a_reason() {
     refused(FirFilter::new(stream, FirTypes::Fff, 0, FirMethod::Direct, FirTaps::Float(&[1.0])), "decimation is 0");
     refused(FirFilter::new(stream, FirTypes::Ccc, 1, FirMethod::Direct, FirTaps::Float(&[1.0])), "complex taps");
     refused(FirFilter::new(stream, FirTypes::Ccf, 1, FirMethod::Fft, FirTaps::Float(&[1.0, f32::NAN])), "tap 1");
+    // A decimation so large that overlap-save's segments would need FFTs of billions of
+    // points: refused for the FFT method, and the automatic choice takes the direct form.
+    let huge = i32::MAX as usize;
+    let taps = [Complex32::new(0.0, 1.0); 3];
+    refused(
+        FirFilter::new(stream, FirTypes::Ccc, huge, FirMethod::Fft, FirTaps::Complex(&taps)),
+        "use the direct method",
+    );
+    let automatic = FirFilter::new(stream, FirTypes::Ccc, huge, FirMethod::Automatic, FirTaps::Complex(&taps)).unwrap();
+    assert_eq!(automatic.method(), FirMethod::Direct);
 
     let mut filter = FirFilter::new(stream, FirTypes::Fff, 1, FirMethod::Direct, FirTaps::Float(&[1.0, 2.0])).unwrap();
     let buffer = harness.allocate::<f32>(16);

@@ -84,14 +84,16 @@ pub struct FirFilter {
 
 impl FirFilter {
     /// The most taps for which [`FirMethod::Automatic`] uses the direct form, by types and
-    /// decimation (0: never); beyond it overlap-save. Measured on an H200 at 2^22 outputs
-    /// per call (docs/PERFORMANCE.md, "GPU filters"): the direct form stays where it is within
-    /// 10% of overlap-save's speed, for its exact GNU Radio arithmetic, short history and
-    /// calls of any size. Overlap-save's cost per output grows with the decimation (it
-    /// transforms every input), the direct form's with the taps, but the direct form loses
-    /// more than that from decimation 8 on (16 for float samples), where its reads of the
-    /// input no longer coalesce. Decimations between the measured ones (1, 2, 4, 8, 16) take
-    /// the limit of the measured one below. The simulated backend follows the same choice.
+    /// decimation; beyond it overlap-save. Measured on an H200 at 2^22 outputs per call
+    /// (docs/PERFORMANCE.md, "GPU filters"): the direct form stays until overlap-save is 1.5
+    /// times as fast, because its output is the same bit for bit however the stream is split
+    /// into calls (overlap-save's only to within rounding, [`FirMethod::Fft`]) and it needs no
+    /// longer history. Overlap-save's cost per output grows with the decimation (it transforms
+    /// every input), the direct form's with the taps per phase, so the limit grows with the
+    /// decimation, except at 16 and more, where the direct form's strided reads of the input
+    /// cost more than its arithmetic. Decimations between the measured ones (1, 2, 4, 8, 16)
+    /// take the limit of the measured one below. The simulated backend follows the same
+    /// choice.
     pub fn direct_tap_limit(types: FirTypes, decimation: usize) -> usize {
         let measured = match decimation {
             0 | 1 => 0,
@@ -101,9 +103,9 @@ impl FirFilter {
             _ => 4,
         };
         let limits: [usize; 5] = match types {
-            FirTypes::Ccc => [0, 16, 64, 0, 0],
-            FirTypes::Ccf => [32, 32, 128, 0, 8],
-            FirTypes::Fff => [64, 48, 128, 128, 0],
+            FirTypes::Ccc => [48, 192, 384, 512, 8],
+            FirTypes::Ccf => [128, 256, 512, 2048, 8],
+            FirTypes::Fff => [128, 256, 512, 1024, 8],
         };
         limits[measured]
     }
@@ -143,7 +145,9 @@ impl FirFilter {
         check_taps(types, &taps)?;
         let whole_segments = method == FirMethod::FftWholeSegments;
         let direct = match method {
-            FirMethod::Automatic => taps.len() <= Self::direct_tap_limit(types, decimation),
+            FirMethod::Automatic => {
+                taps.len() <= Self::direct_tap_limit(types, decimation) || !OverlapSave::takes(taps.len(), decimation)
+            }
             FirMethod::Direct => true,
             FirMethod::Fft | FirMethod::FftWholeSegments => false,
         };

@@ -70,7 +70,49 @@ pub(super) struct OverlapSave {
     whole_segments: bool,
 }
 
+/// The longest transform: its response takes 64 MiB of host memory while it is computed.
+const LARGEST_FFT_SIZE: usize = 1 << 22;
+
+/// The transform length for `tap_count` taps at `decimation`, and whether the one-kernel
+/// form (shared-memory FFTs) takes it. InvalidArgument beyond [`LARGEST_FFT_SIZE`].
+fn transform_size(tap_count: usize, decimation: usize) -> Result<(usize, bool)> {
+    let too_long = || Error::invalid_argument(format!("{tap_count} taps are too many for an FFT filter"));
+    let shortest = tap_count.checked_add(decimation).and_then(usize::checked_next_power_of_two).ok_or_else(too_long)?;
+    let step_of = |fft_size: usize| (fft_size - tap_count + 1) / decimation * decimation;
+    let shared_size = tap_count
+        .checked_mul(4)
+        .and_then(usize::checked_next_power_of_two)
+        .ok_or_else(too_long)?
+        .clamp(SHARED_SMALLEST_FFT_SIZE, *crate::kernels::fir_filter::SHARED_FFT_SIZES.end())
+        .max(shortest);
+    // Where at least half of each shared-memory transform is output, one kernel beats five
+    // passes around cuFFT.
+    let shared = overlap_save_segments_supported(shared_size) && step_of(shared_size) >= shared_size / 2;
+    let fft_size = if shared {
+        shared_size
+    } else {
+        tap_count
+            .checked_next_power_of_two()
+            .and_then(|power| power.checked_mul(2))
+            .ok_or_else(too_long)?
+            .max(shortest)
+            .max(CUFFT_SMALLEST_FFT_SIZE)
+    };
+    if fft_size > LARGEST_FFT_SIZE {
+        return Err(Error::invalid_argument(format!(
+            "overlap-save would need {fft_size}-point FFTs for {tap_count} taps at decimation {decimation}, \
+             more than the {LARGEST_FFT_SIZE} points it takes: use the direct method"
+        )));
+    }
+    Ok((fft_size, shared))
+}
+
 impl OverlapSave {
+    /// Whether overlap-save takes `tap_count` taps at `decimation` (its FFTs are not too long).
+    pub(super) fn takes(tap_count: usize, decimation: usize) -> bool {
+        transform_size(tap_count, decimation).is_ok()
+    }
+
     pub(super) fn new(
         stream: &Arc<Stream>,
         types: FirTypes,
@@ -79,29 +121,8 @@ impl OverlapSave {
         whole_segments: bool,
     ) -> Result<OverlapSave> {
         let tap_count = taps.len();
-        let too_long = || Error::invalid_argument(format!("{tap_count} taps are too many for an FFT filter"));
-        let shortest =
-            tap_count.checked_add(decimation).and_then(usize::checked_next_power_of_two).ok_or_else(too_long)?;
+        let (fft_size, shared) = transform_size(tap_count, decimation)?;
         let step_of = |fft_size: usize| (fft_size - tap_count + 1) / decimation * decimation;
-        let shared_size = tap_count
-            .checked_mul(4)
-            .and_then(usize::checked_next_power_of_two)
-            .ok_or_else(too_long)?
-            .clamp(SHARED_SMALLEST_FFT_SIZE, *crate::kernels::fir_filter::SHARED_FFT_SIZES.end())
-            .max(shortest);
-        // Where at least half of each shared-memory transform is output, one kernel beats five
-        // passes around cuFFT.
-        let shared = overlap_save_segments_supported(shared_size) && step_of(shared_size) >= shared_size / 2;
-        let fft_size = if shared {
-            shared_size
-        } else {
-            tap_count
-                .checked_next_power_of_two()
-                .and_then(|power| power.checked_mul(2))
-                .ok_or_else(too_long)?
-                .max(shortest)
-                .max(CUFFT_SMALLEST_FFT_SIZE)
-        };
         let step = step_of(fft_size);
         let response = upload(stream, response(taps, fft_size).into_iter())?;
         let transforms = if shared {
