@@ -183,17 +183,22 @@ def cpu_rate(make_block, itemsize, args):
     return steady_rate(tb, sink, args.seconds)
 
 
-# block name (in both modules), taps, whether the GPU block uses overlap-save
+# block name (in both modules), taps
 BLOCKS = [
-    ("fir_filter_ccf", 31, False),
-    ("fir_filter_ccc", 31, False),
-    ("fir_filter_fff", 63, False),
-    ("fir_filter_ccf", 513, True),
-    ("fft_filter_ccc", 1024, True),
-    ("fft_filter_ccf", 1024, True),
-    ("fft_filter_fff", 1024, True),
-    ("freq_xlating_fir_filter_ccf", 63, False),
+    ("fir_filter_ccf", 31),
+    ("fir_filter_ccc", 31),
+    ("fir_filter_fff", 63),
+    ("fir_filter_ccf", 513),
+    ("fft_filter_ccc", 1024),
+    ("fft_filter_ccf", 1024),
+    ("fft_filter_fff", 1024),
+    ("freq_xlating_fir_filter_ccf", 63),
 ]
+
+
+def engine_types(name):
+    """The types of the libgrcuda filter a block runs: freq_xlating filters complex taps."""
+    return "ccc" if name.startswith("freq_xlating") else name.rsplit("_", 1)[1]
 
 
 def make(module, name, taps, nthreads=None):
@@ -219,7 +224,7 @@ def filters(args, results):
         "| of roofline | CPU Msamples/s (1 thread) | vs CPU | CPU Msamples/s (16 threads) |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name, taps, fft_based in BLOCKS[:1] if args.quick else BLOCKS:
+    for name, taps in BLOCKS[:1] if args.quick else BLOCKS:
         suffix = name.rsplit("_", 1)[1]
         in_bytes, out_bytes = SAMPLE_BYTES[suffix]
         cpu = cpu_rate(make(filter, name, taps), in_bytes, args)
@@ -229,8 +234,8 @@ def filters(args, results):
             gpu, cores = gpu_rate(make(cuda, name, taps), in_bytes, items, args)
             roofline = copy_rate(args, items * in_bytes) / (in_bytes + out_bytes)
             size = None
-            if fft_based:
-                size, span = overlap_save_transforms(args, suffix, taps)
+            if name.startswith("fft_filter") or automatic_method(args, engine_types(name), taps, 1) == "overlap-save":
+                size, span = overlap_save_transforms(args, engine_types(name), taps)
                 pairs = max(1, items // span)
                 roofline = min(roofline, fft_pair_rate(args, size, pairs) / 2 * span)
             row = {
