@@ -118,6 +118,11 @@ def configure(blocks, items_per_call, buffer_calls):
         block.set_min_output_buffer(buffer_calls * items_per_call)
 
 
+# The longest wait for a flowgraph's first items (NVRTC compiles the largest programs in a
+# few seconds); a flowgraph still silent after it is measured as it is, at 0.
+FIRST_ITEMS_SECONDS = 60
+
+
 def steady_rate(tb, last_block, seconds, warmup=0.5):
     """Items per second into \\p last_block's input 0 while \\p tb runs (after \\p warmup)."""
     return steady_rate_and_cores(tb, last_block, seconds, warmup)[0]
@@ -125,9 +130,14 @@ def steady_rate(tb, last_block, seconds, warmup=0.5):
 
 def steady_rate_and_cores(tb, last_block, seconds, warmup=0.5, threads=None):
     """steady_rate(), and the CPU cores the process kept busy meanwhile (its CPU time over
-    the wall time); \\p threads, a dict, receives thread_usage() over the same time."""
+    the wall time); \\p threads, a dict, receives thread_usage() over the same time. The
+    warm-up starts when the first items reach \\p last_block: a GPU block's first call may
+    compile its kernels (seconds, where the kernel cache is empty), which is no rate."""
     tb.start()
     try:
+        first_items_by = time.perf_counter() + FIRST_ITEMS_SECONDS
+        while last_block.nitems_read(0) == 0 and time.perf_counter() < first_items_by:
+            time.sleep(0.01)
         time.sleep(warmup)
         first, started, cpu_started = last_block.nitems_read(0), time.perf_counter(), time.process_time()
         threads_started = thread_times() if threads is not None else None
