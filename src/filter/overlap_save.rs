@@ -25,7 +25,7 @@ use super::{FirTaps, upload};
 use crate::error::{Error, Result};
 use crate::fft::{FftKind, FftPlan};
 use crate::kernels::fir_filter::{
-    overlap_save_extract, overlap_save_gather, overlap_save_multiply, overlap_save_segments,
+    SegmentLayout, overlap_save_extract, overlap_save_gather, overlap_save_multiply, overlap_save_segments,
     overlap_save_segments_supported, overlap_save_segments_twiddles,
 };
 use crate::kernels::{Complex32, FirTypes, Rotation};
@@ -225,14 +225,16 @@ impl OverlapSave {
                         twiddles.address(),
                         output,
                         produced,
-                        fft_size,
-                        step,
-                        length,
-                        offset,
-                        first,
-                        decimation,
+                        SegmentLayout {
+                            fft_size,
+                            step,
+                            length,
+                            offset,
+                            first,
+                            decimation,
+                            segment_count: spans * self.segments_per_transform,
+                        },
                         rotation,
-                        spans * self.segments_per_transform,
                     )?
                 };
                 Ok(produced)

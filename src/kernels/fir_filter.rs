@@ -354,18 +354,38 @@ pub(crate) unsafe fn overlap_save_extract(
     })
 }
 
+/// Where the segments of one [`overlap_save_segments`] call lie, and which of their outputs
+/// it writes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SegmentLayout {
+    /// The transform length.
+    pub fft_size: usize,
+    /// Full-rate output positions per segment: segment s starts at input item s * step.
+    pub step: usize,
+    /// The input items a segment reads (zeros beyond them and past the available input).
+    pub length: usize,
+    /// Where a segment's valid outputs start in its inverse transform (the taps minus one).
+    pub offset: usize,
+    /// The full-rate position of the call's first output, from the first segment's start.
+    pub first: usize,
+    /// Full-rate positions between outputs.
+    pub decimation: usize,
+    /// The segments of the call.
+    pub segment_count: usize,
+}
+
 /// Overlap-save in one launch, for FFT sizes the shared-memory FFT transforms
 /// ([`overlap_save_segments_supported`]): the segments [`overlap_save_gather`] gathers,
-/// transformed, multiplied by `response` (the taps' spectrum over `fft_size`) and transformed
-/// back in shared memory, their outputs written as [`overlap_save_extract`] writes them.
-/// `twiddles` holds the shared-memory FFT's table for `fft_size`
+/// transformed, multiplied by `response` (the taps' spectrum over the FFT size) and
+/// transformed back in shared memory, their outputs written as [`overlap_save_extract`]
+/// writes them. `twiddles` holds the shared-memory FFT's table for the FFT size
 /// ([`overlap_save_segments_twiddles`]). Float samples pack two segments into one transform,
 /// so a call must start on an even segment of the stream for its output not to depend on how
 /// the stream is split into calls (the caller's alignment).
 ///
 /// # Safety
-/// As [`overlap_save_gather`] and [`overlap_save_extract`]; `response` holds `fft_size` and
-/// `twiddles` the table's complex64 items of device memory, neither written meanwhile.
+/// As [`overlap_save_gather`] and [`overlap_save_extract`]; `response` holds the FFT size's
+/// and `twiddles` the table's complex64 items of device memory, neither written meanwhile.
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn overlap_save_segments(
     stream: &Stream,
@@ -376,19 +396,14 @@ pub(crate) unsafe fn overlap_save_segments(
     twiddles: u64,
     output: u64,
     outputs: usize,
-    fft_size: usize,
-    step: usize,
-    length: usize,
-    offset: usize,
-    first: usize,
-    decimation: usize,
+    layout: SegmentLayout,
     rotation: Rotation,
-    segment_count: usize,
 ) -> Result<()> {
     rotation.check(types)?;
     if outputs == 0 {
         return Ok(());
     }
+    let SegmentLayout { fft_size, step, length, offset, first, decimation, segment_count } = layout;
     if !overlap_save_segments_supported(fft_size) || length > fft_size {
         return Err(Error::invalid_argument(format!(
             "overlap-save in one kernel needs a power-of-two FFT size from {} to {} holding the segment's {length} \
@@ -413,24 +428,7 @@ pub(crate) unsafe fn overlap_save_segments(
     for (read, read_range) in [("input", &input_range), ("response", &response_range), ("twiddles", &twiddle_range)] {
         validate::disjoint((read, read_range), ("output", &output_range))?;
     }
-    let on_cpu = || unsafe {
-        segments_on_cpu(
-            types,
-            input,
-            available,
-            response,
-            output,
-            outputs,
-            fft_size,
-            step,
-            length,
-            offset,
-            first,
-            decimation,
-            rotation,
-            segment_count,
-        )
-    };
+    let on_cpu = || unsafe { segments_on_cpu(types, input, available, response, output, outputs, layout, rotation) };
     let segments_per_sequence = if complex { 1 } else { 2 };
     let sequences = segment_count.div_ceil(segments_per_sequence);
     launch::run(stream, OVERLAP_SAVE_SEGMENTS_KERNELS.variant(types.sample_name()), on_cpu, |kernel| {
@@ -495,15 +493,10 @@ unsafe fn segments_on_cpu(
     response: u64,
     output: u64,
     outputs: usize,
-    fft_size: usize,
-    step: usize,
-    length: usize,
-    offset: usize,
-    first: usize,
-    decimation: usize,
+    layout: SegmentLayout,
     rotation: Rotation,
-    segment_count: usize,
 ) {
+    let SegmentLayout { fft_size, step, length, offset, first, decimation, segment_count } = layout;
     let mut segments = vec![Complex32::default(); segment_count * fft_size];
     let address = segments.as_mut_ptr() as u64;
     let count = segments.len();
