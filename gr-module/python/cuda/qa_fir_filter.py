@@ -4,7 +4,7 @@
 #
 """cuda.fir_filter_ccc/ccf/fff against filter.fir_filter_xxx and an exact (float64)
 convolution on random data: every type, odd tap counts on both sides of the switch from dot
-products to overlap-save, decimations 1 to 7, lengths that are multiples of nothing, tags,
+products to overlap-save, decimations 1 to 16, lengths that are multiples of nothing, tags,
 call splits, new taps while running, and a restart."""
 
 import time
@@ -22,9 +22,11 @@ TYPES = {
     "ccf": (cuda.fir_filter_ccf, filter.fir_filter_ccf, blocks.vector_source_c, blocks.vector_sink_c, True, False),
     "fff": (cuda.fir_filter_fff, filter.fir_filter_fff, blocks.vector_source_f, blocks.vector_sink_f, False, False),
 }
-# Up to 192 (ccc), 256 (ccf) or 512 (fff) taps the block computes dot products, beyond that
-# overlap-save.
+# The block computes dot products up to grcuda_fir_filter_direct_tap_limit(types, decimation)
+# taps (at decimation 1: 48 for ccc, 128 for ccf and fff; more when decimating, 8 at 16 and
+# beyond), overlap-save beyond: these counts and DECIMATIONS fall on both sides.
 TAP_COUNTS = (1, 7, 47, 97, 129, 301, 1025)
+DECIMATIONS = (1, 2, 3, 7, 8, 16)
 
 
 class qa_fir_filter(flowgraph_test):
@@ -45,7 +47,7 @@ class qa_fir_filter(flowgraph_test):
     def test_every_type_against_gnuradio_and_the_exact_output(self):
         for suffix, (gpu, cpu, _, _, complex_input, complex_taps) in TYPES.items():
             for taps_count in TAP_COUNTS:
-                for decimation in (1, 2, 3, 7):
+                for decimation in DECIMATIONS:
                     with self.subTest(type=suffix, taps=taps_count, decimation=decimation):
                         data = self.samples(complex_input, 20_011)
                         taps = list(self.samples(complex_taps, taps_count))
