@@ -25,8 +25,8 @@ use super::{FirTaps, upload};
 use crate::error::{Error, Result};
 use crate::fft::{FftKind, FftPlan};
 use crate::kernels::fir_filter::{
-    SegmentLayout, overlap_save_extract, overlap_save_gather, overlap_save_multiply, overlap_save_segments,
-    overlap_save_segments_supported, overlap_save_segments_twiddles,
+    OVERLAP_SAVE_SEGMENTS_LONGEST, SegmentLayout, overlap_save_extract, overlap_save_gather, overlap_save_multiply,
+    overlap_save_segments, overlap_save_segments_supported, overlap_save_segments_twiddles,
 };
 use crate::kernels::{Complex32, FirTypes, Rotation};
 use crate::memory::DeviceAllocation;
@@ -48,9 +48,34 @@ const MOST_SEGMENT_ITEMS: usize = 1 << 22;
 /// How the segments are transformed.
 enum Transforms {
     /// One kernel per call; the shared-memory FFT's twiddle table.
-    SharedMemory { twiddles: DeviceAllocation },
-    /// cuFFT plans, and scratch space for `scratch_segments` segments.
-    Cufft { forward: FftPlan, inverse: FftPlan, scratch: Option<DeviceAllocation>, scratch_segments: usize },
+    SharedMemory {
+        twiddles: DeviceAllocation,
+    },
+    Cufft(CufftTransforms),
+}
+
+/// cuFFT plans, and scratch space for `scratch_segments` segments.
+struct CufftTransforms {
+    forward: FftPlan,
+    inverse: FftPlan,
+    scratch: Option<DeviceAllocation>,
+    scratch_segments: usize,
+}
+
+impl CufftTransforms {
+    /// The scratch space for `segments` segments of `fft_size` items, grown where it is
+    /// smaller, after the queued work that uses the old space.
+    fn reserve(&mut self, stream: &Stream, segments: usize, fft_size: usize) -> Result<u64> {
+        if segments > self.scratch_segments {
+            stream.synchronize()?;
+            self.scratch = None;
+            self.scratch_segments = 0;
+            let bytes = segments * fft_size * size_of::<Complex32>();
+            self.scratch = Some(DeviceAllocation::new(stream.device(), bytes)?);
+            self.scratch_segments = segments;
+        }
+        Ok(self.scratch.as_ref().expect("the scratch space was made above").address())
+    }
 }
 
 pub(super) struct OverlapSave {
@@ -73,9 +98,18 @@ pub(super) struct OverlapSave {
 /// The longest transform: its response takes 64 MiB of host memory while it is computed.
 const LARGEST_FFT_SIZE: usize = 1 << 22;
 
-/// The transform length for `tap_count` taps at `decimation`, and whether the one-kernel
-/// form (shared-memory FFTs) takes it. InvalidArgument beyond [`LARGEST_FFT_SIZE`].
-fn transform_size(tap_count: usize, decimation: usize) -> Result<(usize, bool)> {
+/// The transforms of `tap_count` taps at `decimation`.
+struct TransformSize {
+    fft_size: usize,
+    /// Full-rate output positions per segment.
+    step: usize,
+    /// Whether the one-kernel form (shared-memory FFTs) takes them.
+    shared: bool,
+}
+
+/// The transforms for `tap_count` taps at `decimation`. InvalidArgument beyond
+/// [`LARGEST_FFT_SIZE`].
+fn transform_size(tap_count: usize, decimation: usize) -> Result<TransformSize> {
     let too_long = || Error::invalid_argument(format!("{tap_count} taps are too many for an FFT filter"));
     let shortest = tap_count.checked_add(decimation).and_then(usize::checked_next_power_of_two).ok_or_else(too_long)?;
     let step_of = |fft_size: usize| (fft_size - tap_count + 1) / decimation * decimation;
@@ -83,7 +117,7 @@ fn transform_size(tap_count: usize, decimation: usize) -> Result<(usize, bool)> 
         .checked_mul(4)
         .and_then(usize::checked_next_power_of_two)
         .ok_or_else(too_long)?
-        .clamp(SHARED_SMALLEST_FFT_SIZE, *crate::kernels::fir_filter::SHARED_FFT_SIZES.end())
+        .clamp(SHARED_SMALLEST_FFT_SIZE, OVERLAP_SAVE_SEGMENTS_LONGEST)
         .max(shortest);
     // Where at least half of each shared-memory transform is output, one kernel beats five
     // passes around cuFFT.
@@ -104,7 +138,7 @@ fn transform_size(tap_count: usize, decimation: usize) -> Result<(usize, bool)> 
              more than the {LARGEST_FFT_SIZE} points it takes: use the direct method"
         )));
     }
-    Ok((fft_size, shared))
+    Ok(TransformSize { fft_size, step: step_of(fft_size), shared })
 }
 
 impl OverlapSave {
@@ -121,19 +155,17 @@ impl OverlapSave {
         whole_segments: bool,
     ) -> Result<OverlapSave> {
         let tap_count = taps.len();
-        let (fft_size, shared) = transform_size(tap_count, decimation)?;
-        let step_of = |fft_size: usize| (fft_size - tap_count + 1) / decimation * decimation;
-        let step = step_of(fft_size);
+        let TransformSize { fft_size, step, shared } = transform_size(tap_count, decimation)?;
         let response = upload(stream, response(taps, fft_size).into_iter())?;
         let transforms = if shared {
             Transforms::SharedMemory { twiddles: upload(stream, overlap_save_segments_twiddles(fft_size).into_iter())? }
         } else {
-            Transforms::Cufft {
+            Transforms::Cufft(CufftTransforms {
                 forward: FftPlan::new(stream, FftKind::Forward, fft_size)?,
                 inverse: FftPlan::new(stream, FftKind::Inverse, fft_size)?,
                 scratch: None,
                 scratch_segments: 0,
-            }
+            })
         };
         let segments_per_transform = if shared && !types.complex_samples() { 2 } else { 1 };
         Ok(OverlapSave {
@@ -239,19 +271,11 @@ impl OverlapSave {
                 };
                 Ok(produced)
             }
-            Transforms::Cufft { forward, inverse, scratch, scratch_segments } => {
+            Transforms::Cufft(cufft) => {
                 let most = MOST_SEGMENT_ITEMS / fft_size;
                 let batch = largest_power_of_two_at_most(spans).min(most.max(1));
                 let produced = outputs.min((batch * step - first) / decimation);
-                if batch > *scratch_segments {
-                    // The queued work that uses the old space goes first.
-                    stream.synchronize()?;
-                    *scratch = None;
-                    *scratch_segments = 0;
-                    *scratch = Some(DeviceAllocation::new(stream.device(), batch * fft_size * size_of::<Complex32>())?);
-                    *scratch_segments = batch;
-                }
-                let scratch = scratch.as_ref().expect("the scratch space was made above").address();
+                let scratch = cufft.reserve(stream, batch, fft_size)?;
                 unsafe {
                     overlap_save_gather(
                         stream,
@@ -264,9 +288,9 @@ impl OverlapSave {
                         length,
                         batch,
                     )?;
-                    forward.execute(batch, scratch, scratch)?;
+                    cufft.forward.execute(batch, scratch, scratch)?;
                     overlap_save_multiply(stream, scratch, self.response.address(), fft_size, batch)?;
-                    inverse.execute(batch, scratch, scratch)?;
+                    cufft.inverse.execute(batch, scratch, scratch)?;
                     overlap_save_extract(
                         stream, self.types, scratch, batch, output, produced, fft_size, step, offset, first,
                         decimation, rotation,

@@ -432,15 +432,13 @@ pub(crate) unsafe fn overlap_save_segments(
     let segments_per_sequence = if complex { 1 } else { 2 };
     let sequences = segment_count.div_ceil(segments_per_sequence);
     launch::run(stream, OVERLAP_SAVE_SEGMENTS_KERNELS.variant(types.sample_name()), on_cpu, |kernel| {
-        let threads_per_sequence = fft_size / shared_fft::SHARED_FFT_VALUES;
-        let threads = threads_per_sequence.max(SEGMENTS_THREADS);
-        let per_block = threads / threads_per_sequence;
+        let (threads, per_block) = shared_fft::block_shape(fft_size, SEGMENTS_THREADS);
         let (fft_size_argument, log2_argument) = (fft_size as i32, fft_size.trailing_zeros() as i32);
         let sizes = [available, outputs, step, length, offset, first, decimation, sequences].map(|size| size as u64);
         unsafe {
             kernel.launch_tiles(
                 sequences.div_ceil(per_block),
-                threads as u32,
+                threads,
                 shared_fft::shared_bytes(per_block, fft_size),
                 &mut [
                     argument(&input),
@@ -467,12 +465,12 @@ pub(crate) unsafe fn overlap_save_segments(
 /// The smallest block of [`overlap_save_segments`]: two warps, several short sequences each.
 const SEGMENTS_THREADS: usize = 64;
 
-/// The FFT sizes [`overlap_save_segments`] transforms (powers of two).
-pub(crate) const SHARED_FFT_SIZES: std::ops::RangeInclusive<usize> = shared_fft::SHARED_FFT_LENGTHS;
+/// The longest segments [`overlap_save_segments`] transforms.
+pub(crate) const OVERLAP_SAVE_SEGMENTS_LONGEST: usize = *shared_fft::SHARED_FFT_LENGTHS.end();
 
-/// Whether [`overlap_save_segments`] transforms segments of `fft_size`.
+/// Whether [`overlap_save_segments`] transforms segments of `fft_size` (powers of two).
 pub(crate) fn overlap_save_segments_supported(fft_size: usize) -> bool {
-    fft_size.is_power_of_two() && SHARED_FFT_SIZES.contains(&fft_size)
+    fft_size.is_power_of_two() && shared_fft::SHARED_FFT_LENGTHS.contains(&fft_size)
 }
 
 /// The twiddle table [`overlap_save_segments`] reads for `fft_size`, for device memory.

@@ -320,15 +320,13 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
     let frames_argument = frames as u64;
     match four_step_lengths(length) {
         None => launch::run(stream, LOGPWRFFT_SPECTRA_KERNELS.variant(T::NAME), on_cpu, |kernel| {
-            let threads_per_frame = length / shared_fft::SHARED_FFT_VALUES;
-            let threads = threads_per_frame.max(SPECTRUM_THREADS);
-            let frames_per_block = threads / threads_per_frame;
+            let (threads, frames_per_block) = shared_fft::block_shape(length, SPECTRUM_THREADS);
             let stride_argument = stride as u64;
             let (length_argument, log2_argument) = (length as i32, length.trailing_zeros() as i32);
             unsafe {
                 kernel.launch_tiles(
                     frames.div_ceil(frames_per_block),
-                    threads as u32,
+                    threads,
                     shared_fft::shared_bytes(frames_per_block, length),
                     &mut [
                         argument(&input),

@@ -40,6 +40,14 @@ pub(crate) fn twiddle_count(length: usize) -> usize {
     twiddled_pass_strides(length).map(|stride| 15 * stride).sum()
 }
 
+/// A block for sequences of `length` values: at least `smallest_threads` threads, as many
+/// sequences side by side as fill them. Returns the block's threads and its sequences.
+pub(crate) fn block_shape(length: usize, smallest_threads: usize) -> (u32, usize) {
+    let threads_per_sequence = length / SHARED_FFT_VALUES;
+    let threads = threads_per_sequence.max(smallest_threads);
+    (threads as u32, threads / threads_per_sequence)
+}
+
 /// Dynamic shared memory of a block holding `sequences` sequences of `length` values:
 /// `shared_fft_slice_values` in the source (one pad per 16 values and one more) each.
 pub(crate) fn shared_bytes(sequences: usize, length: usize) -> u32 {
