@@ -5,7 +5,7 @@
 // (complex_to_float/real/imag/arg), building complex numbers (float_to_complex), and the
 // strided copy of keep_one_in_n. Each output item depends on the input items of its own
 // index only (keep_one_in_n: of index i * n), so every kernel is one grid-stride loop with
-// coalesced accesses; output may equal an input of the same type.
+// coalesced accesses (for_each_item); output may equal an input of the same type.
 
 #include "fast_atan2.cuh"
 #include "grcuda_common.cuh"
@@ -13,14 +13,14 @@
 // output[i] = op(input[i]).
 template <typename In, typename Out, typename Operation>
 __device__ void map(const In* input, Out* output, count_type count, Operation operation) {
-    GRID_STRIDE_LOOP(i, count) { output[i] = operation(input[i]); }
+    write_each_item(output, count, [&](count_type i) { return operation(input[i]); });
 }
 
 // output[i] = op(first[i], second[i]).
 template <typename First, typename Second, typename Out, typename Operation>
 __device__ void zip(const First* first, const Second* second, Out* output, count_type count,
                     Operation operation) {
-    GRID_STRIDE_LOOP(i, count) { output[i] = operation(first[i], second[i]); }
+    write_each_item(output, count, [&](count_type i) { return operation(first[i], second[i]); });
 }
 
 #define MULTIPLY_KERNEL(name, T)                                                               \
@@ -62,11 +62,12 @@ extern "C" __global__ void grcuda_complex_to_arg(const complex64* input, float* 
 
 extern "C" __global__ void grcuda_complex_to_float(const complex64* input, float* real,
                                                    float* imag, count_type count) {
-    GRID_STRIDE_LOOP(i, count) {
-        const complex64 x = input[i];
-        real[i] = x.real;
-        imag[i] = x.imag;
-    }
+    for_each_item(
+        count, [&](count_type i) { return input[i]; },
+        [&](count_type i, complex64 x) {
+            real[i] = x.real;
+            imag[i] = x.imag;
+        });
 }
 
 extern "C" __global__ void grcuda_float_to_complex(const float* real, const float* imag,
@@ -87,13 +88,13 @@ template <typename Unit>
 __device__ void keep_one_in_n(const Unit* input, Unit* output, count_type items,
                               count_type units_per_item, count_type n) {
     if (units_per_item == 1) {
-        GRID_STRIDE_LOOP(j, items) { output[j] = input[j * n]; }
+        write_each_item(output, items, [&](count_type j) { return input[j * n]; });
         return;
     }
-    GRID_STRIDE_LOOP(i, items * units_per_item) {
+    write_each_item(output, items * units_per_item, [&](count_type i) {
         const count_type item = i / units_per_item;
-        output[i] = input[(item * n) * units_per_item + (i - item * units_per_item)];
-    }
+        return input[(item * n) * units_per_item + (i - item * units_per_item)];
+    });
 }
 
 #define KEEP_ONE_IN_N_KERNEL(bytes, Unit)                                                      \

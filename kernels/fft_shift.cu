@@ -12,13 +12,13 @@
 extern "C" __global__ void grcuda_fft_shift(const complex64* input, complex64* output,
                                             count_type length, count_type rotation,
                                             count_type count) {
-    GRID_STRIDE_LOOP(i, count) {
+    write_each_item(output, count, [&](count_type i) {
         const count_type position = i % length;
         const count_type vector_start = i - position;
         count_type source = position + rotation;
         if (source >= length) {
             source -= length;
         }
-        output[i] = input[vector_start + source];
-    }
+        return input[vector_start + source];
+    });
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 // Shared by every grcuda kernel source: item types, arithmetic that matches the CPU backend,
-// the grid-stride loop, the type lists kernels are instantiated for, and pointer groups.
+// the grid-stride loops, the type lists kernels are instantiated for, and pointer groups.
 //
 // The sources are compiled at run time by NVRTC, which has no system headers, so nothing here
 // includes anything: the built-in CUDA types (uint4, threadIdx, ...) are all that is used. The
@@ -87,6 +87,56 @@ __device__ inline complex64 zero<complex64>() { return complex64{0.0f, 0.0f}; }
     for (count_type index = (count_type)blockIdx.x * blockDim.x + threadIdx.x; index < (count); \
          index += (count_type)gridDim.x * blockDim.x)
 
+// Items each thread of an elementwise kernel takes per step of its grid-stride loop; the host
+// launches count / ITEMS_PER_THREAD threads for these kernels (launch.rs has the same number).
+// A thread reads all the items of a step before it writes any: with one 4-byte read per thread
+// in flight, a full GPU keeps too few bytes in flight to use its memory bandwidth (on the H200,
+// multiply_const_ff at 2^22 items ran at 79% of the copy kernel's rate with one item per
+// thread, 101% with four), and the compiler cannot hoist the next index's reads above this
+// index's write itself, since an output may be an input. The copy kernel, which moves 16-byte
+// units, keeps one unit per thread: four made it 5% slower.
+#define ITEMS_PER_THREAD 4
+
+// The loop of the elementwise kernels: calls step(first, stride) for each step of each thread,
+// which covers the indices first + k * stride (k < ITEMS_PER_THREAD) that are below count.
+// Every index in [0, count) is in exactly one step of one thread.
+template <typename Step>
+__device__ inline void for_each_step(count_type count, Step step) {
+    const count_type stride = (count_type)gridDim.x * blockDim.x;
+    for (count_type first = (count_type)blockIdx.x * blockDim.x + threadIdx.x; first < count;
+         first += ITEMS_PER_THREAD * stride) {
+        step(first, stride);
+    }
+}
+
+// Visits every index in [0, count) once across the whole grid: value(i) (the reads and the
+// arithmetic) for each index of a step, then store(i, value) for each. The same thread reads
+// and then writes each index, so output item i may overwrite input item i.
+template <typename Value, typename Store>
+__device__ inline void for_each_item(count_type count, Value value, Store store) {
+    for_each_step(count, [&](count_type first, count_type stride) {
+        decltype(value(first)) values[ITEMS_PER_THREAD];
+#pragma unroll
+        for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+            if (first + k * stride < count) {
+                values[k] = value(first + k * stride);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+            if (first + k * stride < count) {
+                store(first + k * stride, values[k]);
+            }
+        }
+    });
+}
+
+// output[i] = value(i) for every i in [0, count), as for_each_item computes it.
+template <typename Out, typename Value>
+__device__ inline void write_each_item(Out* output, count_type count, Value value) {
+    for_each_item(count, value, [output](count_type i, Out item) { output[i] = item; });
+}
+
 // Instantiates MACRO(name, type) for the arithmetic item types. The names are the kernel name
 // suffixes the host builds from its Element trait.
 #define FOR_EACH_ARITHMETIC_TYPE(MACRO) \
@@ -130,20 +180,45 @@ __device__ inline Pointer select_pointer(const PointerGroup<Pointer>& group, uns
 
 // output[i] = combine(...combine(combine(inputs[0][i], inputs[1][i]), inputs[2][i])...) over the
 // first input_count pointers: the many-input kernels (add, multiply). Output may be one of
-// the inputs: each thread reads index i of every input before it writes index i.
+// the inputs: each thread reads index i of every input before it writes index i. A step reads
+// input by input, all its items of one input at once: whether an input is used is a branch,
+// and reads behind a branch wait for the combines before it.
 template <typename T, typename Combine>
 __device__ void combine_arrays(const PointerGroup<const T*>& inputs, unsigned int input_count,
                                T* output, count_type count, Combine combine) {
-    GRID_STRIDE_LOOP(i, count) {
-        T total = inputs.pointers[0][i];
+    for_each_step(count, [&](count_type first, count_type stride) {
+        T totals[ITEMS_PER_THREAD];
+#pragma unroll
+        for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+            if (first + k * stride < count) {
+                totals[k] = inputs.pointers[0][first + k * stride];
+            }
+        }
         // Unrolled over constant indices, so that the pointers stay out of local memory (see
         // select_pointer); input_count is the same for every thread, so nothing diverges.
 #pragma unroll
         for (unsigned int input = 1; input < POINTER_GROUP_SIZE; ++input) {
             if (input < input_count) {
-                total = combine(total, inputs.pointers[input][i]);
+                T items[ITEMS_PER_THREAD];
+#pragma unroll
+                for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+                    if (first + k * stride < count) {
+                        items[k] = inputs.pointers[input][first + k * stride];
+                    }
+                }
+#pragma unroll
+                for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+                    if (first + k * stride < count) {
+                        totals[k] = combine(totals[k], items[k]);
+                    }
+                }
             }
         }
-        output[i] = total;
-    }
+#pragma unroll
+        for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+            if (first + k * stride < count) {
+                output[first + k * stride] = totals[k];
+            }
+        }
+    });
 }

@@ -7,16 +7,16 @@
 
 extern "C" __global__ void grcuda_magnitude(const complex64* input, float* output,
                                             count_type count) {
-    GRID_STRIDE_LOOP(i, count) {
+    write_each_item(output, count, [&](count_type i) {
         const complex64 x = input[i];
-        output[i] = sqrtf(x.real * x.real + x.imag * x.imag);
-    }
+        return sqrtf(x.real * x.real + x.imag * x.imag);
+    });
 }
 
 extern "C" __global__ void grcuda_magnitude_squared(const complex64* input, float* output,
                                                     count_type count) {
-    GRID_STRIDE_LOOP(i, count) {
+    write_each_item(output, count, [&](count_type i) {
         const complex64 x = input[i];
-        output[i] = x.real * x.real + x.imag * x.imag;
-    }
+        return x.real * x.real + x.imag * x.imag;
+    });
 }

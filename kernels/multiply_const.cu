@@ -8,7 +8,8 @@
 #define MULTIPLY_CONST_KERNEL(name, T)                                                         \
     extern "C" __global__ void grcuda_multiply_const_##name(const T* input, T* output,         \
                                                             count_type count, T constant) {    \
-        GRID_STRIDE_LOOP(i, count) { output[i] = grcuda::multiply(input[i], constant); }       \
+        write_each_item(output, count,                                                         \
+                        [&](count_type i) { return grcuda::multiply(input[i], constant); });   \
     }
 
 FOR_EACH_ARITHMETIC_TYPE(MULTIPLY_CONST_KERNEL)

@@ -8,5 +8,5 @@
 
 extern "C" __global__ void grcuda_nlog10(const float* input, float* output, count_type count,
                                          float factor, float offset) {
-    GRID_STRIDE_LOOP(i, count) { output[i] = factor * log10f(input[i]) + offset; }
+    write_each_item(output, count, [&](count_type i) { return factor * log10f(input[i]) + offset; });
 }

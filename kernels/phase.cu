@@ -16,21 +16,21 @@
 
 extern "C" __global__ void grcuda_quadrature_demod(const complex64* input, float* output,
                                                    count_type count, float gain) {
-    GRID_STRIDE_LOOP(i, count) {
+    write_each_item(output, count, [&](count_type i) {
         const complex64 product = grcuda::multiply_conjugate(input[i + 1], input[i]);
-        output[i] = gain * grcuda::fast_atan2f(product.imag, product.real);
-    }
+        return gain * grcuda::fast_atan2f(product.imag, product.real);
+    });
 }
 
 extern "C" __global__ void grcuda_rotator(const complex64* input, complex64* output,
                                           count_type count, double start_phase,
                                           double increment) {
     const double two_pi = 6.283185307179586476925286766559;
-    GRID_STRIDE_LOOP(i, count) {
+    write_each_item(output, count, [&](count_type i) {
         double angle = fma((double)i, increment, start_phase);
         angle -= two_pi * rint(angle / two_pi);
         float sine, cosine;
         sincosf((float)angle, &sine, &cosine);
-        output[i] = grcuda::multiply(input[i], complex64{cosine, sine});
-    }
+        return grcuda::multiply(input[i], complex64{cosine, sine});
+    });
 }

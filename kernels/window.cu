@@ -10,7 +10,8 @@
     extern "C" __global__ void grcuda_window_##name(const T* input, const float* window,      \
                                                     T* output, count_type length,              \
                                                     count_type count) {                        \
-        GRID_STRIDE_LOOP(i, count) { output[i] = grcuda::scale(input[i], window[i % length]); } \
+        write_each_item(output, count,                                                         \
+                        [&](count_type i) { return grcuda::scale(input[i], window[i % length]); }); \
     }
 
 WINDOW_KERNEL(float32, float)

@@ -24,8 +24,10 @@ use support::device_memory::Harness;
 
 const TOLERANCE: f64 = 1e-5;
 
-/// Counts that are not multiples of the block size, one, and a large one.
-const COUNTS: &[usize] = &[1, 255, 1000, 1 << 22];
+/// Counts that are not multiples of the block size, one, a large one, and one that takes the
+/// elementwise kernels' threads more than one step on an H200 (its largest grid covers
+/// 132 x 32 blocks x 256 threads x 4 items = 4 325 376 items per step).
+const COUNTS: &[usize] = &[1, 255, 1000, 1 << 22, 5_000_011];
 
 // ---- device, data movement and random data ----
 

@@ -18,20 +18,23 @@
 //! 6. What making and freeing a buffer costs, by ring size and edge kind: a flowgraph's start
 //!    makes one per edge, and an edge between a CPU and a GPU block also pins a host ring as
 //!    large as its device ring.
+//! 7. Elementwise kernels alone (multiply, magnitude, expressions) against the copy kernel.
 //!
 //! Run: cargo run --release --example benchmark [-- --quick] [--only TABLE ...], TABLE one of
-//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime.
+//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
 mod buffer_lifetime;
+mod elementwise;
 mod launches;
 mod multiply;
 mod protocol;
 mod transfers;
 
 use buffer_lifetime::buffer_lifetime_table;
+use elementwise::elementwise_table;
 use grcuda::Device;
 use launches::{concurrent_calls_table, graph_table};
 use multiply::{MULTIPLY_RING_CALLS, multiply_table};
@@ -92,13 +95,14 @@ fn main() {
     let only: Vec<String> =
         arguments.windows(2).filter(|pair| pair[0] == "--only").map(|pair| pair[1].clone()).collect();
     type Table = fn(&Device, &Settings);
-    let tables: [(&str, Table, bool); 6] = [
+    let tables: [(&str, Table, bool); 7] = [
         ("transfers", transfer_table, true),
         ("protocol", protocol_cost_table, true),
         ("multiply", multiply_table, true),
         ("graphs", graph_table, false),
         ("concurrent_calls", concurrent_calls_table, false),
         ("buffer_lifetime", buffer_lifetime_table, true),
+        ("elementwise", elementwise_table, true),
     ];
     if let Some(wrong) = only.iter().find(|name| !tables.iter().any(|(table, ..)| table == name)) {
         let names: Vec<&str> = tables.iter().map(|(table, ..)| *table).collect();

@@ -3,7 +3,8 @@
 //! The CUDA program of an expression: source generated from the typed tree, and its place
 //! among the library's kernels.
 //!
-//! The generated program is one grid-stride kernel, `grcuda_expression`, with one parameter
+//! The generated program is one elementwise kernel (`write_each_item` in
+//! `kernels/grcuda_common.cuh`), `grcuda_expression`, with one parameter
 //! per input array, the output, the item count and one float per expression parameter (by
 //! value, so changing a parameter costs nothing but the next launch's argument). Arithmetic
 //! goes through the `_rn` intrinsics, which the compiler never contracts into fused
@@ -163,13 +164,13 @@ pub(crate) fn generate(
     for (index, name) in parameter_names.iter().enumerate() {
         let _ = write!(source, ", float parameter{index} /* {name} */");
     }
-    source.push_str(") {\n    GRID_STRIDE_LOOP(index, count) {\n");
+    source.push_str(") {\n    write_each_item(output, count, [&](count_type index) {\n");
     // The expression's characters are limited to names, numbers and operators (the
     // tokenizer refuses the rest), so quoting it in a line comment is safe.
     let _ = writeln!(source, "        // {text}");
-    source.push_str("        output[index] = ");
+    source.push_str("        return ");
     code(tree, &mut source);
-    source.push_str(";\n    }\n}\n");
+    source.push_str(";\n    });\n}\n");
     source
 }
 

@@ -257,7 +257,7 @@ impl Expression {
                 arguments[length] = pointer;
                 length += 1;
             }
-            unsafe { kernel.launch(count, &mut arguments[..length]) }
+            unsafe { kernel.launch_each_item(count, &mut arguments[..length]) }
         })
     }
 }

@@ -78,7 +78,7 @@ pub(crate) unsafe fn combine_arrays<T: Element>(
             pending = &pending[taken..];
             let input_count = group_length as u32;
             unsafe {
-                kernel.launch(
+                kernel.launch_each_item(
                     count,
                     &mut [argument(&group), argument(&input_count), argument(&output), argument(&count_argument)],
                 )?

@@ -51,8 +51,10 @@ pub unsafe fn multiply_conjugate(stream: &Stream, first: u64, second: u64, outpu
     launch::run(stream, MULTIPLY_CONJUGATE_KERNELS.variant(""), on_cpu, |kernel| {
         let count_argument = count as u64;
         unsafe {
-            kernel
-                .launch(count, &mut [argument(&first), argument(&second), argument(&output), argument(&count_argument)])
+            kernel.launch_each_item(
+                count,
+                &mut [argument(&first), argument(&second), argument(&output), argument(&count_argument)],
+            )
         }
     })
 }
@@ -134,7 +136,10 @@ pub unsafe fn complex_to_float(stream: &Stream, input: u64, real: u64, imag: u64
     launch::run(stream, COMPLEX_TO_FLOAT_KERNELS.variant(""), on_cpu, |kernel| {
         let count_argument = count as u64;
         unsafe {
-            kernel.launch(count, &mut [argument(&input), argument(&real), argument(&imag), argument(&count_argument)])
+            kernel.launch_each_item(
+                count,
+                &mut [argument(&input), argument(&real), argument(&imag), argument(&count_argument)],
+            )
         }
     })
 }
@@ -161,7 +166,7 @@ pub unsafe fn float_to_complex(stream: &Stream, real: u64, imag: Option<u64>, ou
         let count_argument = count as u64;
         match imag {
             Some(imag) => unsafe {
-                kernel.launch(
+                kernel.launch_each_item(
                     count,
                     &mut [argument(&real), argument(&imag), argument(&output), argument(&count_argument)],
                 )
@@ -206,7 +211,7 @@ pub unsafe fn keep_one_in_n(
         let units_per_item = (item_size / unit.bytes) as u64;
         let (items_argument, n_argument) = (items as u64, n as u64);
         unsafe {
-            kernel.launch(
+            kernel.launch_each_item(
                 items * item_size / unit.bytes,
                 &mut [
                     argument(&input),
@@ -223,5 +228,5 @@ pub unsafe fn keep_one_in_n(
 /// Launches a kernel of parameters (input, output, count).
 unsafe fn launch_unary(kernel: &launch::LoadedKernel, input: u64, output: u64, count: usize) -> Result<()> {
     let count_argument = count as u64;
-    unsafe { kernel.launch(count, &mut [argument(&input), argument(&output), argument(&count_argument)]) }
+    unsafe { kernel.launch_each_item(count, &mut [argument(&input), argument(&output), argument(&count_argument)]) }
 }

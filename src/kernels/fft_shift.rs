@@ -59,7 +59,7 @@ unsafe fn rotate_vectors(
     launch::run(stream, FFT_SHIFT_KERNELS.variant(""), on_cpu, |kernel| {
         let (length_argument, rotation_argument, count_argument) = (length as u64, rotation as u64, count as u64);
         unsafe {
-            kernel.launch(
+            kernel.launch_each_item(
                 count,
                 &mut [
                     argument(&input),

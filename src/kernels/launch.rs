@@ -31,6 +31,10 @@ pub(crate) const BLOCK_SIZE: u32 = 256;
 /// the tiled kernels fall back to their device-memory forms beyond it.
 pub(crate) const SHARED_BYTES_PER_BLOCK: usize = 48 << 10;
 
+/// Items per thread per step of the elementwise kernels' loop: `ITEMS_PER_THREAD` in
+/// `kernels/grcuda_common.cuh`.
+const ITEMS_PER_THREAD: usize = 4;
+
 /// Blocks per multiprocessor at most; beyond this each thread loops instead.
 const BLOCKS_PER_MULTIPROCESSOR: u64 = 32;
 
@@ -86,6 +90,15 @@ impl LoadedKernel<'_> {
     pub(crate) unsafe fn launch(&self, work_items: usize, arguments: &mut [*mut c_void]) -> Result<()> {
         let blocks = grid_size(work_items as u64, self.stream.device().info().multiprocessor_count);
         unsafe { self.launch_blocks(blocks, BLOCK_SIZE, 0, arguments) }
+    }
+
+    /// Enqueues an elementwise kernel (one built on `for_each_item` or `write_each_item` in
+    /// `kernels/grcuda_common.cuh`) for `items` items: a thread per `ITEMS_PER_THREAD` items.
+    ///
+    /// # Safety
+    /// As [`LoadedKernel::launch`].
+    pub(crate) unsafe fn launch_each_item(&self, items: usize, arguments: &mut [*mut c_void]) -> Result<()> {
+        unsafe { self.launch(items.div_ceil(ITEMS_PER_THREAD), arguments) }
     }
 
     /// Enqueues the kernel with `tiles` tiles of work for blocks of `threads` threads with

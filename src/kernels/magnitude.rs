@@ -48,6 +48,6 @@ unsafe fn complex_to_real(
     let on_cpu = || unsafe { cpu_function(input, output, count) };
     launch::run(stream, MAGNITUDE_KERNELS.variant(variant), on_cpu, |kernel| {
         let count_argument = count as u64;
-        unsafe { kernel.launch(count, &mut [argument(&input), argument(&output), argument(&count_argument)]) }
+        unsafe { kernel.launch_each_item(count, &mut [argument(&input), argument(&output), argument(&count_argument)]) }
     })
 }

@@ -33,7 +33,7 @@ pub unsafe fn multiply_const<T: Element>(
     launch::run(stream, MULTIPLY_CONST_KERNELS.variant(T::NAME), on_cpu, |kernel| {
         let count_argument = count as u64;
         unsafe {
-            kernel.launch(
+            kernel.launch_each_item(
                 count,
                 &mut [argument(&input), argument(&output), argument(&count_argument), argument(&constant)],
             )

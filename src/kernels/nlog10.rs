@@ -27,7 +27,7 @@ pub unsafe fn nlog10(stream: &Stream, input: u64, output: u64, count: usize, fac
     launch::run(stream, NLOG10_KERNELS.variant(""), on_cpu, |kernel| {
         let count_argument = count as u64;
         unsafe {
-            kernel.launch(
+            kernel.launch_each_item(
                 count,
                 &mut [
                     argument(&input),

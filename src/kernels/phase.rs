@@ -34,7 +34,10 @@ pub unsafe fn quadrature_demod(stream: &Stream, input: u64, output: u64, count: 
     launch::run(stream, QUADRATURE_DEMOD_KERNELS.variant(""), on_cpu, |kernel| {
         let count_argument = count as u64;
         unsafe {
-            kernel.launch(count, &mut [argument(&input), argument(&output), argument(&count_argument), argument(&gain)])
+            kernel.launch_each_item(
+                count,
+                &mut [argument(&input), argument(&output), argument(&count_argument), argument(&gain)],
+            )
         }
     })
 }
@@ -68,7 +71,7 @@ pub unsafe fn rotator(
     launch::run(stream, ROTATOR_KERNELS.variant(""), on_cpu, |kernel| {
         let count_argument = count as u64;
         unsafe {
-            kernel.launch(
+            kernel.launch_each_item(
                 count,
                 &mut [
                     argument(&input),

@@ -42,7 +42,7 @@ pub unsafe fn window<T: WindowElement>(
     launch::run(stream, WINDOW_KERNELS.variant(T::NAME), on_cpu, |kernel| {
         let (length_argument, count_argument) = (length as u64, count as u64);
         unsafe {
-            kernel.launch(
+            kernel.launch_each_item(
                 count,
                 &mut [
                     argument(&input),

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+//! Elementwise kernels alone against the device-to-device copy: the rate a GPU block's kernel
+//! can reach, apart from any flowgraph, in bytes read + written per second.
+//!
+//! Each kernel runs back to back on one stream through arrays of four calls' worth, so that
+//! from 2^22 items on the footprint exceeds the L2 cache and every call reads device memory.
+
+use super::{Settings, measure};
+use grcuda::expression::{Expression, ValueType};
+use grcuda::kernels::{self, Complex32};
+use grcuda::memory::DeviceAllocation;
+use grcuda::{Device, Stream};
+use std::time::Instant;
+
+/// Calls' worth of items each array holds; calls move through them in turn.
+const CALLS_PER_ARRAY: usize = 4;
+
+/// One call of a kernel: the stream, the input arrays, the output array and the item count.
+type Launch = Box<dyn Fn(&Stream, &[u64], u64, usize)>;
+
+/// One kernel of the table: its name, input arrays, item bytes in and out, and the launch of
+/// one call of `items` items from `inputs` to `output`.
+struct Case {
+    name: &'static str,
+    inputs: usize,
+    input_bytes: usize,
+    output_bytes: usize,
+    launch: Launch,
+}
+
+fn cases(device: &Device) -> Vec<Case> {
+    let expression = |text: &str, value_type: ValueType| {
+        Expression::new(device, text, value_type, value_type, 2, 1, &[("k", 0.5)]).unwrap()
+    };
+    let expression_ff = expression("(in0 * in1 + in0) * k * in1", ValueType::Float);
+    let expression_cc = expression("(in0 * in1 + in0) * k * conj(in1)", ValueType::Complex);
+    // Safety of every launch: `run` passes arrays of at least `items` items of the case's types.
+    vec![
+        Case {
+            name: "copy (16-byte units)",
+            inputs: 1,
+            input_bytes: 4,
+            output_bytes: 4,
+            launch: Box::new(|stream, inputs, output, items| unsafe {
+                kernels::copy(stream, inputs[0], output, items * 4).unwrap()
+            }),
+        },
+        Case {
+            name: "multiply_const_ff",
+            inputs: 1,
+            input_bytes: 4,
+            output_bytes: 4,
+            launch: Box::new(|stream, inputs, output, items| unsafe {
+                kernels::multiply_const(stream, inputs[0], output, items, 1.5f32).unwrap()
+            }),
+        },
+        Case {
+            name: "multiply_const_cc",
+            inputs: 1,
+            input_bytes: 8,
+            output_bytes: 8,
+            launch: Box::new(|stream, inputs, output, items| unsafe {
+                kernels::multiply_const(stream, inputs[0], output, items, Complex32::new(1.5, -0.5)).unwrap()
+            }),
+        },
+        Case {
+            name: "multiply_ff (2 inputs)",
+            inputs: 2,
+            input_bytes: 4,
+            output_bytes: 4,
+            launch: Box::new(|stream, inputs, output, items| unsafe {
+                kernels::multiply::<f32>(stream, inputs, output, items).unwrap()
+            }),
+        },
+        Case {
+            name: "multiply_cc (2 inputs)",
+            inputs: 2,
+            input_bytes: 8,
+            output_bytes: 8,
+            launch: Box::new(|stream, inputs, output, items| unsafe {
+                kernels::multiply::<Complex32>(stream, inputs, output, items).unwrap()
+            }),
+        },
+        Case {
+            name: "complex_to_mag_squared",
+            inputs: 1,
+            input_bytes: 8,
+            output_bytes: 4,
+            launch: Box::new(|stream, inputs, output, items| unsafe {
+                kernels::magnitude_squared(stream, inputs[0], output, items).unwrap()
+            }),
+        },
+        Case {
+            name: "expression_ff (in0 * in1 + in0) * k * in1",
+            inputs: 2,
+            input_bytes: 4,
+            output_bytes: 4,
+            launch: Box::new(move |stream, inputs, output, items| unsafe {
+                expression_ff.launch(stream, inputs, output, items).unwrap()
+            }),
+        },
+        Case {
+            name: "expression_cc (in0 * in1 + in0) * k * conj(in1)",
+            inputs: 2,
+            input_bytes: 8,
+            output_bytes: 8,
+            launch: Box::new(move |stream, inputs, output, items| unsafe {
+                expression_cc.launch(stream, inputs, output, items).unwrap()
+            }),
+        },
+    ]
+}
+
+/// Bytes read + written per second by `case` at `items` per call.
+fn run(device: &Device, settings: &Settings, case: &Case, items: usize) -> f64 {
+    let array = |bytes: usize| DeviceAllocation::new(device, CALLS_PER_ARRAY * items * bytes).unwrap();
+    let inputs: Vec<DeviceAllocation> = (0..case.inputs).map(|_| array(case.input_bytes)).collect();
+    let output = array(case.output_bytes);
+    let stream = Stream::new(device).unwrap();
+    let bytes_per_call = items * (case.inputs * case.input_bytes + case.output_bytes);
+    let calls = settings.volume.div_ceil(bytes_per_call);
+    let seconds = measure(settings, || {
+        let started = Instant::now();
+        for call in 0..calls {
+            let slot = call % CALLS_PER_ARRAY;
+            let addresses: Vec<u64> =
+                inputs.iter().map(|input| input.address() + (slot * items * case.input_bytes) as u64).collect();
+            (case.launch)(&stream, &addresses, output.address() + (slot * items * case.output_bytes) as u64, items);
+        }
+        stream.synchronize().unwrap();
+        started.elapsed()
+    });
+    (calls * bytes_per_call) as f64 / seconds / 1e9
+}
+
+pub(crate) fn elementwise_table(device: &Device, settings: &Settings) {
+    let sizes: &[u32] = if device.is_simulated() { &[16] } else { &[20, 22, 24] };
+    println!(
+        "### Elementwise kernels alone, bytes read + written per second (GB/s) and share of the copy kernel's \
+         rate at the same size, back to back on one stream\n"
+    );
+    let header: Vec<String> = sizes.iter().map(|shift| format!("2^{shift} items")).collect();
+    println!("| kernel | {} |", header.join(" | "));
+    println!("|---|{}", "---:|".repeat(sizes.len()));
+    let cases = cases(device);
+    let copy_rates: Vec<f64> = sizes.iter().map(|&shift| run(device, settings, &cases[0], 1 << shift)).collect();
+    for case in &cases {
+        let cells: Vec<String> = sizes
+            .iter()
+            .zip(&copy_rates)
+            .map(|(&shift, copy)| {
+                let rate = run(device, settings, case, 1 << shift);
+                format!("{rate:.0} ({:.0}%)", 100.0 * rate / copy)
+            })
+            .collect();
+        println!("| {} | {} |", case.name, cells.join(" | "));
+    }
+    println!();
+}
