@@ -169,6 +169,15 @@ extern "C" __global__ void __launch_bounds__(AVERAGE_THREADS)
 // The largest block of the spectrum kernels.
 #define SPECTRUM_MAX_THREADS 256
 
+// Blocks of SPECTRUM_MAX_THREADS threads a multiprocessor should hold, which caps each
+// thread's registers (65536 / (256 * blocks), rounded down to 8): 80 for the one-kernel
+// spectra, 64 for the four-step kernels. Measured on the H200 at 2^22 samples per call
+// (examples/benchmark, table `spectra`): 2 or 4 blocks of the one-kernel form were 2-8%
+// slower than 3 at 1024 and 4096 points; 4 blocks of the four-step kernels were 4-7% faster
+// than 3 at 8192 to 65536, though they spill a few dozen bytes per thread.
+#define SPECTRA_BLOCKS_PER_MULTIPROCESSOR 3
+#define FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR 4
+
 namespace {
 
 // Bin `bin` of a frame's spectrum of `length` bins, as grcuda_logpwrfft_power leaves it: the
@@ -284,7 +293,8 @@ __device__ __noinline__ void rows_group(count_type group, const complex64* scrat
 }  // namespace
 
 #define LOGPWRFFT_SPECTRA_KERNELS(name, T)                                                       \
-    extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS, 3)                       \
+    extern "C" __global__ void                                                                  \
+    __launch_bounds__(SPECTRUM_MAX_THREADS, SPECTRA_BLOCKS_PER_MULTIPROCESSOR)                  \
         grcuda_logpwrfft_spectra_##name(const T* input, count_type stride, const float* window, \
                                         const complex64* twiddles, float* output, float* state, \
                                         int length, int log2_length, count_type frames,         \
@@ -296,7 +306,8 @@ __device__ __noinline__ void rows_group(count_type group, const complex64* scrat
                           log2_length, frames, rotation, offset, decibels_out != 0);            \
         }                                                                                       \
     }                                                                                           \
-    extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS, 3)                       \
+    extern "C" __global__ void                                                                  \
+    __launch_bounds__(SPECTRUM_MAX_THREADS, FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR)                \
         grcuda_logpwrfft_columns_##name(const T* input, count_type stride, const float* window, \
                                         const complex64* twiddles, complex64* scratch,          \
                                         int first_length, int log2_first_length,                \
@@ -311,7 +322,8 @@ __device__ __noinline__ void rows_group(count_type group, const complex64* scrat
 LOGPWRFFT_SPECTRA_KERNELS(float32, float)
 LOGPWRFFT_SPECTRA_KERNELS(complex64, complex64)
 
-extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS, 3)
+extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS,
+                                             FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR)
     grcuda_logpwrfft_rows(const complex64* scratch, const complex64* twiddles,
                           const complex64* step_twiddles, float* output, float* state,
                           int first_length, int second_length, int log2_second_length,

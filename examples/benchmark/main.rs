@@ -19,9 +19,10 @@
 //!    makes one per edge, and an edge between a CPU and a GPU block also pins a host ring as
 //!    large as its device ring.
 //! 7. Elementwise kernels alone (multiply, magnitude, expressions) against the copy kernel.
+//! 8. logpwrfft's spectrum kernels alone against cuFFT's transforms of the same frames.
 //!
 //! Run: cargo run --release --example benchmark [-- --quick] [--only TABLE ...], TABLE one of
-//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise.
+//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise, spectra.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
@@ -31,6 +32,7 @@ mod elementwise;
 mod launches;
 mod multiply;
 mod protocol;
+mod spectra;
 mod transfers;
 
 use buffer_lifetime::buffer_lifetime_table;
@@ -39,6 +41,7 @@ use grcuda::Device;
 use launches::{concurrent_calls_table, graph_table};
 use multiply::{MULTIPLY_RING_CALLS, multiply_table};
 use protocol::protocol_cost_table;
+use spectra::spectra_table;
 use std::time::Duration;
 use transfers::transfer_table;
 
@@ -95,7 +98,7 @@ fn main() {
     let only: Vec<String> =
         arguments.windows(2).filter(|pair| pair[0] == "--only").map(|pair| pair[1].clone()).collect();
     type Table = fn(&Device, &Settings);
-    let tables: [(&str, Table, bool); 7] = [
+    let tables: [(&str, Table, bool); 8] = [
         ("transfers", transfer_table, true),
         ("protocol", protocol_cost_table, true),
         ("multiply", multiply_table, true),
@@ -103,6 +106,7 @@ fn main() {
         ("concurrent_calls", concurrent_calls_table, false),
         ("buffer_lifetime", buffer_lifetime_table, true),
         ("elementwise", elementwise_table, true),
+        ("spectra", spectra_table, false),
     ];
     if let Some(wrong) = only.iter().find(|name| !tables.iter().any(|(table, ..)| table == name)) {
         let names: Vec<&str> = tables.iter().map(|(table, ..)| *table).collect();
