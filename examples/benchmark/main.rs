@@ -20,15 +20,17 @@
 //!    large as its device ring.
 //! 7. Elementwise kernels alone (multiply, magnitude, expressions) against the copy kernel.
 //! 8. logpwrfft's spectrum kernels alone against cuFFT's transforms of the same frames.
+//! 9. The direct-form FIR kernels alone.
 //!
 //! Run: cargo run --release --example benchmark [-- --quick] [--only TABLE ...], TABLE one of
-//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise, spectra.
+//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise, spectra, fir.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
 mod buffer_lifetime;
 mod elementwise;
+mod fir;
 mod launches;
 mod multiply;
 mod protocol;
@@ -37,6 +39,7 @@ mod transfers;
 
 use buffer_lifetime::buffer_lifetime_table;
 use elementwise::elementwise_table;
+use fir::fir_table;
 use grcuda::Device;
 use launches::{concurrent_calls_table, graph_table};
 use multiply::{MULTIPLY_RING_CALLS, multiply_table};
@@ -98,7 +101,7 @@ fn main() {
     let only: Vec<String> =
         arguments.windows(2).filter(|pair| pair[0] == "--only").map(|pair| pair[1].clone()).collect();
     type Table = fn(&Device, &Settings);
-    let tables: [(&str, Table, bool); 8] = [
+    let tables: [(&str, Table, bool); 9] = [
         ("transfers", transfer_table, true),
         ("protocol", protocol_cost_table, true),
         ("multiply", multiply_table, true),
@@ -107,6 +110,7 @@ fn main() {
         ("buffer_lifetime", buffer_lifetime_table, true),
         ("elementwise", elementwise_table, true),
         ("spectra", spectra_table, false),
+        ("fir", fir_table, false),
     ];
     if let Some(wrong) = only.iter().find(|name| !tables.iter().any(|(table, ..)| table == name)) {
         let names: Vec<&str> = tables.iter().map(|(table, ..)| *table).collect();

@@ -15,8 +15,8 @@ use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    FIR_FILTER_KERNELS, FIR_FILTER_TILED_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS,
-    OVERLAP_SAVE_MULTIPLY_KERNELS, OVERLAP_SAVE_SEGMENTS_KERNELS,
+    FIR_FILTER_KERNELS, FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS,
+    OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS, OVERLAP_SAVE_SEGMENTS_KERNELS,
 };
 use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
@@ -165,9 +165,13 @@ pub unsafe fn fir_filter(
     let on_cpu = || unsafe {
         cpu::fir_filter::fir_filter(types, input, reversed_taps, output, outputs, tap_count, decimation, rotation)
     };
-    // Both kernels sum in the same order: which one runs does not change the output.
+    // The kernels sum in the same order: which one runs does not change the output.
     let tile_bytes = tile_shared_bytes(types, tap_count, decimation);
-    let kernels = if tile_bytes.is_some() { &FIR_FILTER_TILED_KERNELS } else { &FIR_FILTER_KERNELS };
+    let kernels = match (tile_bytes, decimation) {
+        (None, _) => &FIR_FILTER_KERNELS,
+        (Some(_), 1) => &FIR_FILTER_TILED_UNDECIMATED_KERNELS,
+        (Some(_), _) => &FIR_FILTER_TILED_KERNELS,
+    };
     launch::run(stream, kernels.variant(types.name()), on_cpu, |kernel| {
         let (outputs_argument, taps_argument, decimation_argument) =
             (outputs as u64, tap_count as u64, decimation as u64);

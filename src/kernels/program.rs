@@ -121,6 +121,8 @@ pub(crate) static FIR_FILTER_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_", ["ccc", "ccf", "fff"]);
 pub(crate) static FIR_FILTER_TILED_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_", ["ccc", "ccf", "fff"]);
+pub(crate) static FIR_FILTER_TILED_UNDECIMATED_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_undecimated_", ["ccc", "ccf", "fff"]);
 pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
@@ -227,6 +229,7 @@ mod tests {
             .chain(kernels(&ROTATOR_KERNELS))
             .chain(kernels(&FIR_FILTER_KERNELS))
             .chain(kernels(&FIR_FILTER_TILED_KERNELS))
+            .chain(kernels(&FIR_FILTER_TILED_UNDECIMATED_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS))

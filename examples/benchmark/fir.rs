@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+//! The direct-form FIR kernels alone (`kernels::fir_filter`), without a flowgraph: output
+//! samples per second and multiply-adds per second at 2^22 outputs per call, back to back on
+//! one stream through arrays of four calls' worth (beyond the L2 cache). The taps are random;
+//! the rate does not depend on them.
+
+use super::support::device_memory::Harness;
+use super::{Settings, measure};
+use grcuda::kernels::{self, Complex32, FirTypes, Rotation};
+use grcuda::{Device, Stream};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Calls' worth of samples each array holds; calls move through them in turn.
+const CALLS_PER_ARRAY: usize = 4;
+
+/// Outputs per call.
+const OUTPUTS_PER_CALL: usize = 1 << 22;
+
+/// Output samples per second of the direct form for `types`, `tap_count` taps and `decimation`.
+fn direct_rate(harness: &Harness, settings: &Settings, types: FirTypes, tap_count: usize, decimation: usize) -> f64 {
+    let sample_bytes = if types.complex_samples() { size_of::<Complex32>() } else { size_of::<f32>() };
+    let tap_bytes = if types.complex_taps() { size_of::<Complex32>() } else { size_of::<f32>() };
+    let input_items = kernels::fir_input_items(OUTPUTS_PER_CALL, tap_count, decimation).unwrap();
+    let input_call_bytes = OUTPUTS_PER_CALL * decimation * sample_bytes;
+    let input = harness.allocate::<u8>((CALLS_PER_ARRAY - 1) * input_call_bytes + input_items * sample_bytes);
+    let output = harness.allocate::<u8>(CALLS_PER_ARRAY * OUTPUTS_PER_CALL * sample_bytes);
+    let taps = harness.upload(&(0..tap_count * tap_bytes / 4).map(|i| 1.0 / (1 + i) as f32).collect::<Vec<f32>>());
+    let calls = (settings.volume / (sample_bytes * (decimation + 1))).div_ceil(OUTPUTS_PER_CALL);
+    let seconds = measure(settings, || {
+        let started = Instant::now();
+        for call in 0..calls {
+            let slot = call % CALLS_PER_ARRAY;
+            // Safety: both arrays hold CALLS_PER_ARRAY calls' worth, the input with the taps' history.
+            unsafe {
+                kernels::fir_filter(
+                    &harness.stream,
+                    types,
+                    input.address() + (slot * input_call_bytes) as u64,
+                    taps.address(),
+                    output.address() + (slot * OUTPUTS_PER_CALL * sample_bytes) as u64,
+                    OUTPUTS_PER_CALL,
+                    tap_count,
+                    decimation,
+                    Rotation::NONE,
+                )
+                .unwrap()
+            };
+        }
+        harness.stream.synchronize().unwrap();
+        started.elapsed()
+    });
+    (calls * OUTPUTS_PER_CALL) as f64 / seconds
+}
+
+pub(crate) fn fir_table(device: &Device, settings: &Settings) {
+    let harness = Harness { device: device.clone(), stream: Arc::new(Stream::new(device).unwrap()) };
+    println!("### The direct-form FIR kernels alone, 2^22 outputs per call\n");
+    println!("| types | taps | decimation | Goutputs/s | 10^12 multiply-adds/s |");
+    println!("|---|---:|---:|---:|---:|");
+    for (types, multiply_adds_per_tap) in [(FirTypes::Fff, 1.0), (FirTypes::Ccf, 2.0), (FirTypes::Ccc, 4.0)] {
+        for (tap_count, decimation) in [(31, 1), (63, 1), (127, 1), (63, 4)] {
+            let rate = direct_rate(&harness, settings, types, tap_count, decimation);
+            println!(
+                "| {} | {tap_count} | {decimation} | {:.1} | {:.2} |",
+                types.name(),
+                rate / 1e9,
+                rate * tap_count as f64 * multiply_adds_per_tap / 1e12
+            );
+        }
+    }
+    println!();
+}
