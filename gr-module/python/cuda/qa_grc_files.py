@@ -79,6 +79,18 @@ class qa_grc_files(gr_unittest.TestCase):
                 if "cpp_templates" in block:
                     self.assertIn("${device})", block["cpp_templates"]["make"])
 
+    def test_cpp_templates_write_lists_evaluated(self):
+        # In C++ output a list parameter's text is a Python expression (a list, a variable,
+        # firdes.low_pass(...)): the templates write its evaluated items (taps()), since
+        # slicing the text's brackets off works for list literals only.
+        for path in block_files():
+            with self.subTest(block=os.path.basename(path)):
+                with open(path, encoding="utf-8") as text:
+                    block = yaml.safe_load(text)
+                cpp = yaml.safe_dump(block.get("cpp_templates", {}))
+                self.assertNotIn("[1:-1]", cpp)
+                self.assertNotIn("str(taps)", cpp)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_grc_files)
