@@ -91,6 +91,20 @@ class qa_grc_files(gr_unittest.TestCase):
                 self.assertNotIn("[1:-1]", cpp)
                 self.assertNotIn("str(taps)", cpp)
 
+    def test_every_cpp_block_is_in_a_cpp_example(self):
+        # scripts/gr-module-qa generates, builds and runs these C++ flowgraphs.
+        examples = os.path.join(GRC_DIRECTORY, "..", "examples")
+        used = set()
+        for name in ("spectrum_cpp", "filters_cpp", "blocks_cpp"):
+            with open(os.path.join(examples, name + ".grc"), encoding="utf-8") as text:
+                used |= {block["id"] for block in yaml.safe_load(text)["blocks"]}
+        for path in block_files():
+            with open(path, encoding="utf-8") as text:
+                block = yaml.safe_load(text)
+            if "cpp_templates" in block:
+                with self.subTest(block=block["id"]):
+                    self.assertIn(block["id"], used)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_grc_files)
