@@ -3,31 +3,43 @@
 //! Elementwise kernels alone against the device-to-device copy: the rate a GPU block's kernel
 //! can reach, apart from any flowgraph, in bytes read + written per second.
 //!
-//! Each kernel runs back to back on one stream through arrays of four calls' worth, so that
-//! from 2^22 items on the footprint exceeds the L2 cache and every call reads device memory.
+//! Each kernel runs back to back on one stream through arrays of
+//! [`CALLS_PER_ARRAY`](super::CALLS_PER_ARRAY) calls' worth.
 
-use super::{Settings, measure};
+use super::{CALLS_PER_ARRAY, Settings, time_calls};
 use grcuda::expression::{Expression, ValueType};
 use grcuda::kernels::{self, Complex32};
 use grcuda::memory::DeviceAllocation;
 use grcuda::{Device, Stream};
-use std::time::Instant;
-
-/// Calls' worth of items each array holds; calls move through them in turn.
-const CALLS_PER_ARRAY: usize = 4;
 
 /// One call of a kernel: the stream, the input arrays, the output array and the item count.
-type Launch = Box<dyn Fn(&Stream, &[u64], u64, usize)>;
+trait Launch: Fn(&Stream, &[u64], u64, usize) {}
+impl<T: Fn(&Stream, &[u64], u64, usize)> Launch for T {}
 
-/// One kernel of the table: its name, input arrays, item bytes in and out, and the launch of
-/// one call of `items` items from `inputs` to `output`.
+/// One kernel of the table: its name, input arrays, item bytes in and out (`Case::new` takes
+/// these three as a tuple), and the launch of one call of `items` items from `inputs` to
+/// `output`.
 struct Case {
     name: &'static str,
     inputs: usize,
     input_bytes: usize,
     output_bytes: usize,
-    launch: Launch,
+    launch: Box<dyn Launch>,
 }
+
+impl Case {
+    fn new(
+        name: &'static str,
+        (inputs, input_bytes, output_bytes): (usize, usize, usize),
+        launch: impl Launch + 'static,
+    ) -> Case {
+        Case { name, inputs, input_bytes, output_bytes, launch: Box::new(launch) }
+    }
+}
+
+/// Item bytes of the arrays: float and complex float.
+const F: usize = 4;
+const C: usize = 8;
 
 fn cases(device: &Device) -> Vec<Case> {
     let expression = |text: &str, value_type: ValueType| {
@@ -37,78 +49,38 @@ fn cases(device: &Device) -> Vec<Case> {
     let expression_cc = expression("(in0 * in1 + in0) * k * conj(in1)", ValueType::Complex);
     // Safety of every launch: `run` passes arrays of at least `items` items of the case's types.
     vec![
-        Case {
-            name: "copy (16-byte units)",
-            inputs: 1,
-            input_bytes: 4,
-            output_bytes: 4,
-            launch: Box::new(|stream, inputs, output, items| unsafe {
-                kernels::copy(stream, inputs[0], output, items * 4).unwrap()
-            }),
-        },
-        Case {
-            name: "multiply_const_ff",
-            inputs: 1,
-            input_bytes: 4,
-            output_bytes: 4,
-            launch: Box::new(|stream, inputs, output, items| unsafe {
-                kernels::multiply_const(stream, inputs[0], output, items, 1.5f32).unwrap()
-            }),
-        },
-        Case {
-            name: "multiply_const_cc",
-            inputs: 1,
-            input_bytes: 8,
-            output_bytes: 8,
-            launch: Box::new(|stream, inputs, output, items| unsafe {
-                kernels::multiply_const(stream, inputs[0], output, items, Complex32::new(1.5, -0.5)).unwrap()
-            }),
-        },
-        Case {
-            name: "multiply_ff (2 inputs)",
-            inputs: 2,
-            input_bytes: 4,
-            output_bytes: 4,
-            launch: Box::new(|stream, inputs, output, items| unsafe {
-                kernels::multiply::<f32>(stream, inputs, output, items).unwrap()
-            }),
-        },
-        Case {
-            name: "multiply_cc (2 inputs)",
-            inputs: 2,
-            input_bytes: 8,
-            output_bytes: 8,
-            launch: Box::new(|stream, inputs, output, items| unsafe {
-                kernels::multiply::<Complex32>(stream, inputs, output, items).unwrap()
-            }),
-        },
-        Case {
-            name: "complex_to_mag_squared",
-            inputs: 1,
-            input_bytes: 8,
-            output_bytes: 4,
-            launch: Box::new(|stream, inputs, output, items| unsafe {
-                kernels::magnitude_squared(stream, inputs[0], output, items).unwrap()
-            }),
-        },
-        Case {
-            name: "expression_ff (in0 * in1 + in0) * k * in1",
-            inputs: 2,
-            input_bytes: 4,
-            output_bytes: 4,
-            launch: Box::new(move |stream, inputs, output, items| unsafe {
+        Case::new("copy (16-byte units)", (1, F, F), |stream, inputs, output, items| unsafe {
+            kernels::copy(stream, inputs[0], output, items * F).unwrap()
+        }),
+        Case::new("multiply_const_ff", (1, F, F), |stream, inputs, output, items| unsafe {
+            kernels::multiply_const(stream, inputs[0], output, items, 1.5f32).unwrap()
+        }),
+        Case::new("multiply_const_cc", (1, C, C), |stream, inputs, output, items| unsafe {
+            kernels::multiply_const(stream, inputs[0], output, items, Complex32::new(1.5, -0.5)).unwrap()
+        }),
+        Case::new("multiply_ff (2 inputs)", (2, F, F), |stream, inputs, output, items| unsafe {
+            kernels::multiply::<f32>(stream, inputs, output, items).unwrap()
+        }),
+        Case::new("multiply_cc (2 inputs)", (2, C, C), |stream, inputs, output, items| unsafe {
+            kernels::multiply::<Complex32>(stream, inputs, output, items).unwrap()
+        }),
+        Case::new("complex_to_mag_squared", (1, C, F), |stream, inputs, output, items| unsafe {
+            kernels::magnitude_squared(stream, inputs[0], output, items).unwrap()
+        }),
+        Case::new(
+            "expression_ff (in0 * in1 + in0) * k * in1",
+            (2, F, F),
+            move |stream, inputs, output, items| unsafe {
                 expression_ff.launch(stream, inputs, output, items).unwrap()
-            }),
-        },
-        Case {
-            name: "expression_cc (in0 * in1 + in0) * k * conj(in1)",
-            inputs: 2,
-            input_bytes: 8,
-            output_bytes: 8,
-            launch: Box::new(move |stream, inputs, output, items| unsafe {
+            },
+        ),
+        Case::new(
+            "expression_cc (in0 * in1 + in0) * k * conj(in1)",
+            (2, C, C),
+            move |stream, inputs, output, items| unsafe {
                 expression_cc.launch(stream, inputs, output, items).unwrap()
-            }),
-        },
+            },
+        ),
     ]
 }
 
@@ -120,16 +92,10 @@ fn run(device: &Device, settings: &Settings, case: &Case, items: usize) -> f64 {
     let stream = Stream::new(device).unwrap();
     let bytes_per_call = items * (case.inputs * case.input_bytes + case.output_bytes);
     let calls = settings.volume.div_ceil(bytes_per_call);
-    let seconds = measure(settings, || {
-        let started = Instant::now();
-        for call in 0..calls {
-            let slot = call % CALLS_PER_ARRAY;
-            let addresses: Vec<u64> =
-                inputs.iter().map(|input| input.address() + (slot * items * case.input_bytes) as u64).collect();
-            (case.launch)(&stream, &addresses, output.address() + (slot * items * case.output_bytes) as u64, items);
-        }
-        stream.synchronize().unwrap();
-        started.elapsed()
+    let seconds = time_calls(settings, &stream, calls, |slot| {
+        let addresses: Vec<u64> =
+            inputs.iter().map(|input| input.address() + (slot * items * case.input_bytes) as u64).collect();
+        (case.launch)(&stream, &addresses, output.address() + (slot * items * case.output_bytes) as u64, items);
     });
     (calls * bytes_per_call) as f64 / seconds / 1e9
 }

@@ -2,18 +2,13 @@
 
 //! The direct-form FIR kernels alone (`kernels::fir_filter`), without a flowgraph: output
 //! samples per second and multiply-adds per second at 2^22 outputs per call, back to back on
-//! one stream through arrays of four calls' worth (beyond the L2 cache). The taps are random;
-//! the rate does not depend on them.
+//! one stream through arrays of [`CALLS_PER_ARRAY`](super::CALLS_PER_ARRAY) calls' worth. The
+//! rate does not depend on the taps' values.
 
 use super::support::device_memory::Harness;
-use super::{Settings, measure};
+use super::{CALLS_PER_ARRAY, Settings, time_calls};
+use grcuda::Device;
 use grcuda::kernels::{self, Complex32, FirTypes, Rotation};
-use grcuda::{Device, Stream};
-use std::sync::Arc;
-use std::time::Instant;
-
-/// Calls' worth of samples each array holds; calls move through them in turn.
-const CALLS_PER_ARRAY: usize = 4;
 
 /// Outputs per call.
 const OUTPUTS_PER_CALL: usize = 1 << 22;
@@ -28,34 +23,26 @@ fn direct_rate(harness: &Harness, settings: &Settings, types: FirTypes, tap_coun
     let output = harness.allocate::<u8>(CALLS_PER_ARRAY * OUTPUTS_PER_CALL * sample_bytes);
     let taps = harness.upload(&(0..tap_count * tap_bytes / 4).map(|i| 1.0 / (1 + i) as f32).collect::<Vec<f32>>());
     let calls = (settings.volume / (sample_bytes * (decimation + 1))).div_ceil(OUTPUTS_PER_CALL);
-    let seconds = measure(settings, || {
-        let started = Instant::now();
-        for call in 0..calls {
-            let slot = call % CALLS_PER_ARRAY;
-            // Safety: both arrays hold CALLS_PER_ARRAY calls' worth, the input with the taps' history.
-            unsafe {
-                kernels::fir_filter(
-                    &harness.stream,
-                    types,
-                    input.address() + (slot * input_call_bytes) as u64,
-                    taps.address(),
-                    output.address() + (slot * OUTPUTS_PER_CALL * sample_bytes) as u64,
-                    OUTPUTS_PER_CALL,
-                    tap_count,
-                    decimation,
-                    Rotation::NONE,
-                )
-                .unwrap()
-            };
-        }
-        harness.stream.synchronize().unwrap();
-        started.elapsed()
+    // Safety: both arrays hold CALLS_PER_ARRAY calls' worth, the input with the taps' history.
+    let seconds = time_calls(settings, &harness.stream, calls, |slot| unsafe {
+        kernels::fir_filter(
+            &harness.stream,
+            types,
+            input.address() + (slot * input_call_bytes) as u64,
+            taps.address(),
+            output.address() + (slot * OUTPUTS_PER_CALL * sample_bytes) as u64,
+            OUTPUTS_PER_CALL,
+            tap_count,
+            decimation,
+            Rotation::NONE,
+        )
+        .unwrap()
     });
     (calls * OUTPUTS_PER_CALL) as f64 / seconds
 }
 
 pub(crate) fn fir_table(device: &Device, settings: &Settings) {
-    let harness = Harness { device: device.clone(), stream: Arc::new(Stream::new(device).unwrap()) };
+    let harness = Harness::on_device(device);
     println!("### The direct-form FIR kernels alone, 2^22 outputs per call\n");
     println!("| types | taps | decimation | Goutputs/s | 10^12 multiply-adds/s |");
     println!("|---|---:|---:|---:|---:|");

@@ -40,12 +40,12 @@ mod transfers;
 use buffer_lifetime::buffer_lifetime_table;
 use elementwise::elementwise_table;
 use fir::fir_table;
-use grcuda::Device;
+use grcuda::{Device, Stream};
 use launches::{concurrent_calls_table, graph_table};
 use multiply::{MULTIPLY_RING_CALLS, multiply_table};
 use protocol::protocol_cost_table;
 use spectra::spectra_table;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use transfers::transfer_table;
 
 struct Settings {
@@ -65,6 +65,24 @@ fn median(mut samples: Vec<f64>) -> f64 {
 fn measure(settings: &Settings, mut run: impl FnMut() -> Duration) -> f64 {
     run(); // warm-up: first-use costs (pinning, module load) are not the steady state
     median((0..settings.repeats).map(|_| run().as_secs_f64()).collect())
+}
+
+/// Calls' worth of data each array of the kernel tables (elementwise, spectra, fir) holds;
+/// calls move through them in turn, so that from 2^22 items per call on the footprint exceeds
+/// the L2 cache and every call reads device memory.
+const CALLS_PER_ARRAY: usize = 4;
+
+/// Seconds, as [`measure`] reports them, of `calls` calls of `call(slot)` (slot = call index
+/// modulo [`CALLS_PER_ARRAY`]) back to back on `stream`, until the stream has done them.
+fn time_calls(settings: &Settings, stream: &Stream, calls: usize, mut call: impl FnMut(usize)) -> f64 {
+    measure(settings, || {
+        let started = Instant::now();
+        for index in 0..calls {
+            call(index % CALLS_PER_ARRAY);
+        }
+        stream.synchronize().unwrap();
+        started.elapsed()
+    })
 }
 
 fn gigabytes_per_second(bytes: usize, seconds: f64) -> f64 {

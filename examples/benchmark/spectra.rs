@@ -3,35 +3,22 @@
 //! logpwrfft's spectrum kernels alone against cuFFT: window, FFT, |X|^2, decibels and the
 //! fft-shift of complex frames (`kernels::logpwrfft_spectra`) against the bare batched
 //! complex-to-complex transform of the same frames, both back to back on one stream at 2^22
-//! samples per call, through arrays of four calls' worth (beyond the L2 cache).
+//! samples per call, through arrays of [`CALLS_PER_ARRAY`](super::CALLS_PER_ARRAY) calls' worth.
 
 use super::support::device_memory::Harness;
-use super::{Settings, measure};
+use super::{CALLS_PER_ARRAY, Settings, time_calls};
+use grcuda::Device;
 use grcuda::fft::{FftKind, FftPlan};
 use grcuda::kernels::{self, Complex32};
 use grcuda::memory::DeviceAllocation;
-use grcuda::{Device, Stream};
-use std::sync::Arc;
-use std::time::Instant;
-
-/// Calls' worth of samples each array holds; calls move through them in turn.
-const CALLS_PER_ARRAY: usize = 4;
 
 /// Samples per call.
 const SAMPLES_PER_CALL: usize = 1 << 22;
 
 /// Samples per second of `call(slot)` over `settings.volume` bytes of complex input.
-fn rate(harness: &Harness, settings: &Settings, mut call: impl FnMut(usize)) -> f64 {
+fn rate(harness: &Harness, settings: &Settings, call: impl FnMut(usize)) -> f64 {
     let calls = (settings.volume / size_of::<Complex32>()).div_ceil(SAMPLES_PER_CALL);
-    let seconds = measure(settings, || {
-        let started = Instant::now();
-        for index in 0..calls {
-            call(index % CALLS_PER_ARRAY);
-        }
-        harness.stream.synchronize().unwrap();
-        started.elapsed()
-    });
-    (calls * SAMPLES_PER_CALL) as f64 / seconds
+    (calls * SAMPLES_PER_CALL) as f64 / time_calls(settings, &harness.stream, calls, call)
 }
 
 /// The spectrum kernels' and cuFFT's rates, in samples per second, for frames of `length`.
@@ -75,7 +62,7 @@ fn spectra_rates(harness: &Harness, settings: &Settings, length: usize) -> (f64,
 }
 
 pub(crate) fn spectra_table(device: &Device, settings: &Settings) {
-    let harness = Harness { device: device.clone(), stream: Arc::new(Stream::new(device).unwrap()) };
+    let harness = Harness::on_device(device);
     println!(
         "### logpwrfft's spectrum kernels alone against cuFFT (complex frames, 2^22 samples per call, \
          Gsamples/s)\n"

@@ -27,6 +27,11 @@ impl Harness {
         Harness { device, stream }
     }
 
+    /// A harness on `device`, with a stream of its own.
+    pub fn on_device(device: &Device) -> Harness {
+        Harness { device: device.clone(), stream: Arc::new(Stream::new(device).expect("creating a stream")) }
+    }
+
     /// Device memory for `count` items of `T` (at least one byte), contents unspecified.
     pub fn allocate<T>(&self, count: usize) -> DeviceAllocation {
         DeviceAllocation::new(&self.device, (count * size_of::<T>()).max(1)).expect("allocating device memory")
