@@ -176,7 +176,7 @@ __device__ inline void unit_tap_block(const In* window_items, const Tap* __restr
     }
 #pragma unroll
     for (int t = 0; t < R; ++t) {
-        if (!Partial || t < taps_left) {
+        if (!Partial || (unsigned)t < taps_left) {
             const Tap tap = taps[t * stride];
 #pragma unroll
             for (int r = 0; r < R; ++r) {
