@@ -35,14 +35,16 @@ fn with_emulated_shared_memory(source: &str) -> String {
         .collect()
 }
 
-/// Compiles tests/emulated/`program` with kernels/`kernel` and runs it.
+/// Compiles tests/emulated/`program` with kernels/`kernel` and runs it, in a directory of its
+/// own (tests run in parallel), which is removed when the program passes.
 fn run_emulated(program: &str, kernel: &str) {
-    let directory = std::env::temp_dir().join(format!("grcuda-emulated-{}", std::process::id()));
+    let name = program.trim_end_matches(".cc");
+    let directory = std::env::temp_dir().join(format!("grcuda-emulated-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&directory).unwrap();
     let source = std::fs::read_to_string(Path::new(ROOT).join("kernels").join(kernel)).unwrap();
     let rewritten = directory.join(kernel);
     std::fs::write(&rewritten, with_emulated_shared_memory(&source)).unwrap();
-    let executable = directory.join(program.trim_end_matches(".cc"));
+    let executable = directory.join(name);
     let target = "x86_64-unknown-linux-gnu";
     let compiler =
         cc::Build::new().cpp(true).target(target).host(target).opt_level(1).cargo_metadata(false).get_compiler();
@@ -74,6 +76,7 @@ fn run_emulated(program: &str, kernel: &str) {
     print!("{}", String::from_utf8_lossy(&output.stdout));
     eprint!("{}", String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "the emulated kernels failed (see the output above)");
+    std::fs::remove_dir_all(&directory).unwrap();
 }
 
 #[test]
