@@ -143,44 +143,107 @@ __device__ void fir_filter(const In* input, const Tap* reversed_taps, Out* outpu
 // p: phase p's taps are p, p + decimation, ... and its input the items p, p + decimation,
 // ... (tap q * decimation + p of output j reads input (j + q) * decimation + p). The tile
 // takes the phases in turn, staging one phase's input at a time, so its shared memory holds
-// the tile's outputs plus the taps of one phase whatever the decimation, and sums them phase
-// by phase, taps upwards: the order direct_sums adds them in.
+// the tile's outputs plus the taps whatever the decimation, and sums them phase by phase,
+// taps upwards: the order direct_sums adds them in.
 //
 // Each phase is arithmetic-bound: a thread computes UNIT_OUTPUTS_PER_THREAD outputs, over the
-// phase's taps in blocks of as many, from a register window of 2 * UNIT_OUTPUTS_PER_THREAD -
-// 1 inputs: per block, one shared load per window item and one tap load feed
-// UNIT_OUTPUTS_PER_THREAD^2 multiply-adds. Item i of the staged phase sits at i + i /
-// UNIT_OUTPUTS_PER_THREAD, so the threads' windows (UNIT_OUTPUTS_PER_THREAD items apart) fall
-// in different banks, and a window's items are at offsets known at compile time from one
+// phase's taps in blocks of as many, from a register window of 2 * UNIT_OUTPUTS_PER_THREAD
+// inputs: per block, the window and the taps arrive in 16-byte shared loads and feed
+// UNIT_OUTPUTS_PER_THREAD^2 multiply-adds. Shared memory holds, first, every phase's taps
+// (phase-major, each phase rounded up to whole blocks with zeros), then the staged items of
+// the current phase with 16 bytes of padding after every UNIT_OUTPUTS_PER_THREAD items: the
+// threads' windows (UNIT_OUTPUTS_PER_THREAD items apart) then start in different banks and
+// stay 16-byte aligned, and a window's items are at offsets known at compile time from one
 // base address. A phase is staged through the last window's end (zeros past the input), so
 // no read needs a bounds test, and only the last, partial block of taps tests the tap index.
 //
-// The tile's outputs are written to shared memory (over the staged input) and stored from
-// there, consecutive threads storing consecutive outputs.
+// Staging copies asynchronously (cp.async, compute capability 8.0 and newer): a thread's
+// copies are all in flight at once and hold no registers, where a load-then-store loop waits
+// out the memory's latency once per item. The tile's outputs are written to shared memory
+// (over the staged input) and stored from there, consecutive threads storing consecutive
+// outputs.
 #define TILE_THREADS 128
 #define UNIT_OUTPUTS_PER_THREAD 16
 #define TILE_OUTPUTS (TILE_THREADS * UNIT_OUTPUTS_PER_THREAD)
 
-__device__ inline unsigned unit_padded(unsigned i) { return i + i / UNIT_OUTPUTS_PER_THREAD; }
+// Items of type T in one 16-byte vector.
+template <typename T>
+struct items_per_vector {
+    static constexpr int value = 16 / sizeof(T);
+};
 
-// Taps t < UNIT_OUTPUTS_PER_THREAD (t < taps_left when Partial) of a phase, tap t at
-// taps[t * stride], into the sums of a thread's outputs, whose window starts at window_items.
+// Where staged item i sits: a vector of padding after every UNIT_OUTPUTS_PER_THREAD items.
+template <typename T>
+__device__ inline unsigned unit_padded(unsigned i) {
+    return i + i / UNIT_OUTPUTS_PER_THREAD * items_per_vector<T>::value;
+}
+
+__device__ inline void unpack(float4 vector, float* items) {
+    items[0] = vector.x;
+    items[1] = vector.y;
+    items[2] = vector.z;
+    items[3] = vector.w;
+}
+__device__ inline void unpack(float4 vector, complex64* items) {
+    items[0] = complex64{vector.x, vector.y};
+    items[1] = complex64{vector.z, vector.w};
+}
+__device__ inline float4 pack(const float* items) { return float4{items[0], items[1], items[2], items[3]}; }
+__device__ inline float4 pack(const complex64* items) {
+    return float4{items[0].real, items[0].imag, items[1].real, items[1].imag};
+}
+
+// *shared = *global, or zero where !valid, completed by wait_for_staged_items().
+template <typename T>
+__device__ inline void stage_item(T* shared, const T* global, bool valid) {
+#if __CUDA_ARCH__ >= 800
+    const unsigned address = (unsigned)__cvta_generic_to_shared(shared);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(address), "l"(global),
+                 "n"((int)sizeof(T)), "r"(valid ? (int)sizeof(T) : 0)
+                 : "memory");
+#else
+    *shared = valid ? *global : T();
+#endif
+}
+
+// Waits for this thread's stage_item() copies; a __syncthreads() after it publishes them.
+__device__ inline void wait_for_staged_items() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// Taps t < UNIT_OUTPUTS_PER_THREAD (t < taps_left when Partial) of a phase, from `taps`, into
+// the sums of a thread's outputs, whose window starts at window_items. Both pointers are
+// 16-byte aligned. Window items arrive as they are first needed, so that the window's second
+// half is not live before the taps that read it.
 template <bool Partial, typename In, typename Tap, typename Out>
-__device__ inline void unit_tap_block(const In* window_items, const Tap* __restrict__ taps, unsigned stride,
-                                      unsigned taps_left, Out* sum) {
+__device__ inline void unit_tap_block(const In* window_items, const Tap* taps, unsigned taps_left, Out* sum) {
     constexpr int R = UNIT_OUTPUTS_PER_THREAD;
-    In window[2 * R - 1];
+    constexpr int V = items_per_vector<In>::value;
+    constexpr int W = items_per_vector<Tap>::value;
+    const float4* first_half = reinterpret_cast<const float4*>(window_items);
+    const float4* second_half = reinterpret_cast<const float4*>(window_items + R + V);
+    const float4* tap_vectors = reinterpret_cast<const float4*>(taps);
+    In window[2 * R];
+    Tap block_taps[R];
 #pragma unroll
-    for (int j = 0; j < 2 * R - 1; ++j) {
-        window[j] = window_items[j + j / R];
+    for (int v = 0; v < R / V; ++v) {
+        unpack(first_half[v], window + v * V);
     }
 #pragma unroll
     for (int t = 0; t < R; ++t) {
-        if (!Partial || (unsigned)t < taps_left) {
-            const Tap tap = taps[t * stride];
+        if (t % W == 0) {
+            unpack(tap_vectors[t / W], block_taps + t);
+        }
+        // Tap t reads window items t .. t + R - 1.
+        if (t >= 1 && (t - 1) % V == 0) {
+            unpack(second_half[(t - 1) / V], window + R + t - 1);
+        }
+        if (!Partial || t < taps_left) {
 #pragma unroll
             for (int r = 0; r < R; ++r) {
-                sum[r] = grcuda::multiply_add(window[r + t], tap, sum[r]);
+                sum[r] = grcuda::multiply_add(window[r + t], block_taps[t], sum[r]);
             }
         }
     }
@@ -188,20 +251,19 @@ __device__ inline void unit_tap_block(const In* window_items, const Tap* __restr
 
 // Adds one phase to the sums of outputs local_first .. local_first + UNIT_OUTPUTS_PER_THREAD
 // - 1 of a tile (local_first a multiple of UNIT_OUTPUTS_PER_THREAD): its `tap_count` taps,
-// tap q at taps[q * stride], in increasing q.
+// tap q at taps[q], in increasing q.
 template <typename In, typename Tap, typename Out>
-__device__ void add_phase_sums(const In* phase, const Tap* __restrict__ taps, unsigned stride, unsigned local_first,
-                               unsigned tap_count, Out* sum) {
+__device__ void add_phase_sums(const In* phase, const Tap* taps, unsigned local_first, unsigned tap_count,
+                               Out* sum) {
     constexpr unsigned R = UNIT_OUTPUTS_PER_THREAD;
     // Item local_first + block + j (block a multiple of R) sits at unit_padded(local_first +
-    // block) + j + j / R.
+    // block) + j for j < R, and a vector further on for j >= R.
     unsigned block = 0;
     for (; block + R <= tap_count; block += R) {
-        unit_tap_block<false>(phase + unit_padded(local_first + block), taps + block * stride, stride, R, sum);
+        unit_tap_block<false>(phase + unit_padded<In>(local_first + block), taps + block, R, sum);
     }
     if (block < tap_count) {
-        unit_tap_block<true>(phase + unit_padded(local_first + block), taps + block * stride, stride,
-                             tap_count - block, sum);
+        unit_tap_block<true>(phase + unit_padded<In>(local_first + block), taps + block, tap_count - block, sum);
     }
 }
 
@@ -209,44 +271,68 @@ template <typename In, typename Tap, typename Out>
 __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __restrict__ reversed_taps,
                                  Out* __restrict__ output, count_type outputs, count_type tap_count,
                                  count_type decimation, Rotation rotation) {
+    static_assert(sizeof(In) == sizeof(Out), "the outputs are staged over the input");
+    constexpr unsigned R = UNIT_OUTPUTS_PER_THREAD;
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    In* phase_items = reinterpret_cast<In*>(shared_bytes);
     const count_type input_items = (outputs - 1) * decimation + tap_count;
     const unsigned phases = (unsigned)(decimation < tap_count ? decimation : tap_count);
-    const unsigned local_first = threadIdx.x * UNIT_OUTPUTS_PER_THREAD;
+    // Phase p's taps start at phase_taps_start * p: the most taps of any phase (phase 0's),
+    // rounded up to whole blocks.
+    const unsigned phase_taps_start = (unsigned)((tap_count + decimation - 1) / decimation + R - 1) / R * R;
+    Tap* taps = reinterpret_cast<Tap*>(shared_bytes);
+    In* phase_items = reinterpret_cast<In*>(taps + phases * phase_taps_start);
+    for (unsigned i = threadIdx.x; i < phases * phase_taps_start; i += blockDim.x) {
+        const unsigned p = i / phase_taps_start;
+        const count_type k = (count_type)(i - p * phase_taps_start) * decimation + p;
+        taps[i] = k < tap_count ? reversed_taps[k] : Tap();
+    }
+    // (The first phase's __syncthreads publishes the taps.)
+    const unsigned local_first = threadIdx.x * R;
     for (count_type tile_first = (count_type)blockIdx.x * TILE_OUTPUTS; tile_first < outputs;
          tile_first += (count_type)gridDim.x * TILE_OUTPUTS) {
-        Out sum[UNIT_OUTPUTS_PER_THREAD];
+        Out sum[R];
 #pragma unroll
-        for (int r = 0; r < UNIT_OUTPUTS_PER_THREAD; ++r) {
+        for (int r = 0; r < R; ++r) {
             sum[r] = grcuda::zero<Out>();
         }
         for (unsigned p = 0; p < phases; ++p) {
             const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
             // Through the end of the last thread's last window (taps rounded up to whole
-            // blocks). Every thread computes its outputs, also past the call's last (their
-            // reads stay in the staged items, and they are not stored).
-            const unsigned staged = TILE_OUTPUTS + (phase_taps + UNIT_OUTPUTS_PER_THREAD - 1) /
-                                                       UNIT_OUTPUTS_PER_THREAD * UNIT_OUTPUTS_PER_THREAD;
+            // blocks, and the window's unused last item). Every thread computes its outputs,
+            // also past the call's last (their reads stay in the staged items, and they are
+            // not stored).
+            const unsigned staged = TILE_OUTPUTS + (phase_taps + R - 1) / R * R;
+#pragma unroll 4
             for (unsigned i = threadIdx.x; i < staged; i += blockDim.x) {
                 const count_type item = (tile_first + i) * decimation + p;
-                phase_items[unit_padded(i)] = item < input_items ? input[item] : In();
+                const bool valid = item < input_items;
+                stage_item(phase_items + unit_padded<In>(i), valid ? input + item : input, valid);
             }
+            wait_for_staged_items();
             __syncthreads();
-            add_phase_sums(phase_items, reversed_taps + p, (unsigned)decimation, local_first, phase_taps, sum);
+            add_phase_sums(phase_items, taps + p * phase_taps_start, local_first, phase_taps, sum);
             __syncthreads(); // every read of this phase is done before the next is staged
         }
         // The tile's outputs go out through shared memory, so that a warp's stores are
         // consecutive items rather than one item per thread every UNIT_OUTPUTS_PER_THREAD.
-        Out* staged_outputs = reinterpret_cast<Out*>(shared_bytes);
+        Out* staged_outputs = reinterpret_cast<Out*>(phase_items);
+        constexpr int V = items_per_vector<Out>::value;
+        float4* thread_outputs = reinterpret_cast<float4*>(staged_outputs + unit_padded<Out>(local_first));
 #pragma unroll
-        for (int r = 0; r < UNIT_OUTPUTS_PER_THREAD; ++r) {
-            staged_outputs[unit_padded(local_first + r)] = rotated(sum[r], rotation, tile_first + local_first + r);
+        for (int v = 0; v < R / V; ++v) {
+            Out rotated_sums[V];
+#pragma unroll
+            for (int k = 0; k < V; ++k) {
+                const unsigned r = v * V + k;
+                rotated_sums[k] = rotated(sum[r], rotation, tile_first + local_first + r);
+            }
+            thread_outputs[v] = pack(rotated_sums);
         }
         __syncthreads();
         const unsigned tile_count = (unsigned)min((count_type)TILE_OUTPUTS, outputs - tile_first);
+#pragma unroll 4
         for (unsigned i = threadIdx.x; i < tile_count; i += blockDim.x) {
-            output[tile_first + i] = staged_outputs[unit_padded(i)];
+            output[tile_first + i] = staged_outputs[unit_padded<Out>(i)];
         }
         __syncthreads();
     }

@@ -202,14 +202,18 @@ const TILE_THREADS: u32 = 128;
 const TILE_OUTPUTS: usize = UNIT_OUTPUTS_PER_THREAD * TILE_THREADS as usize;
 
 /// The dynamic shared memory of the tiled direct form, or None where it does not fit, and
-/// the kernel that reads device memory runs: the input of one phase (every decimation-th
-/// item) for the tile's outputs, plus the phase's taps rounded up to whole blocks, padded one
-/// item in UNIT_OUTPUTS_PER_THREAD.
+/// the kernel that reads device memory runs: every phase's taps, each phase rounded up to
+/// whole blocks of the most taps a phase has, then the input of one phase (every
+/// decimation-th item) for the tile's outputs plus the phase's taps rounded up to whole
+/// blocks, with a 16-byte vector of padding after every UNIT_OUTPUTS_PER_THREAD items.
 fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Option<u32> {
-    let phase_taps = tap_count.div_ceil(decimation);
-    let items = TILE_OUTPUTS.checked_add(phase_taps.checked_next_multiple_of(UNIT_OUTPUTS_PER_THREAD)?)?;
-    let padded = items + items / UNIT_OUTPUTS_PER_THREAD + 1;
-    let bytes = padded.checked_mul(if types.complex_samples() { 8 } else { 4 })?;
+    let sample_bytes = if types.complex_samples() { 8 } else { 4 };
+    let tap_bytes = if types.complex_taps() { 8 } else { 4 };
+    let phase_taps = tap_count.div_ceil(decimation).checked_next_multiple_of(UNIT_OUTPUTS_PER_THREAD)?;
+    let taps = decimation.min(tap_count).checked_mul(phase_taps)?.checked_mul(tap_bytes)?;
+    let items = TILE_OUTPUTS.checked_add(phase_taps)?;
+    let padded = items + items / UNIT_OUTPUTS_PER_THREAD * (16 / sample_bytes);
+    let bytes = taps.checked_add(padded.checked_mul(sample_bytes)?)?;
     (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }
 
