@@ -10,6 +10,17 @@
 // translation of freq_xlating_fir_filter): phase(j) = start + j * increment, in double
 // precision so that it stays exact over any number of outputs.
 //
+// The direct form also runs GNU Radio's rational resampler (rational_resampler_xxx), as
+// `interpolation` FIR filters side by side. With I = interpolation, D = decimation and N taps
+// per phase (the prototype filter padded to I * N taps), output i has position p =
+// first_phase + i * D and is
+//   output[i] = sum over k < N of input[p / I + N - 1 - k] * taps[(p mod I) + k * I],
+// as GNU Radio's loop, whose fir_filter[phase] reads N items from the input pointer, which
+// advances by one each time the phase counter passes I. The outputs i = f, f + I, f + 2I, ...
+// (slot f) share the phase (first_phase + f * D) mod I, and their inputs start D items
+// apart, from (first_phase + f * D) / I: slot f is a FIR filter with decimation D whose
+// reversed taps are that phase's taps, last first.
+//
 // Multiply-adds are grcuda::multiply_add's fused multiply-adds, in a fixed tap order, so the
 // CPU backend (Rust's mul_add, in the same order) rounds identically.
 
@@ -40,6 +51,56 @@ __device__ inline complex64 rotated(complex64 value, const Rotation& rotation, c
     return complex64{__fmaf_rn(value.real, c, -(value.imag * s)), __fmaf_rn(value.real, s, value.imag * c)};
 }
 
+// The slots of a call of the direct form (see the top of the file): one for a FIR filter,
+// whose taps are reversed; `interpolation` for a rational resampler, whose taps are the
+// prototype filter's. The C layout is the host's `Slots`.
+struct Slots {
+    count_type interpolation;
+    count_type first_phase;
+    int prototype_taps;
+};
+
+// One slot: its outputs (output r of the slot is output index + r * interpolation of the
+// call), where its input starts, and its taps in the order the sums take them (tap t
+// multiplies the t-th input item of an output's window).
+template <typename Tap>
+struct Slot {
+    count_type index;
+    count_type outputs;
+    count_type input_start;
+    const Tap* first_tap;
+    long long tap_step;
+
+    __device__ Tap tap(count_type t) const { return first_tap[(long long)t * tap_step]; }
+    __device__ count_type output_index(count_type r, const Slots& slots) const {
+        return index + r * slots.interpolation;
+    }
+};
+
+template <typename Tap>
+__device__ inline Slot<Tap> slot_of(const Slots& slots, count_type index, count_type outputs, count_type tap_count,
+                                    count_type decimation, const Tap* taps) {
+    const count_type position = slots.first_phase + index * decimation;
+    Slot<Tap> slot;
+    slot.index = index;
+    slot.outputs = index < outputs ? (outputs - index + slots.interpolation - 1) / slots.interpolation : 0;
+    slot.input_start = position / slots.interpolation;
+    if (slots.prototype_taps) {
+        slot.first_tap = taps + position % slots.interpolation + (tap_count - 1) * slots.interpolation;
+        slot.tap_step = -(long long)slots.interpolation;
+    } else {
+        slot.first_tap = taps;
+        slot.tap_step = 1;
+    }
+    return slot;
+}
+
+// The input items a call reads: through the last output's window.
+__device__ inline count_type direct_form_input_items(const Slots& slots, count_type outputs, count_type tap_count,
+                                                     count_type decimation) {
+    return (slots.first_phase + (outputs - 1) * decimation) / slots.interpolation + tap_count;
+}
+
 // Outputs per thread of the direct form. A thread computes OUTPUTS_PER_THREAD consecutive
 // outputs and keeps the input they share in registers: tap k = q * decimation + p of output
 // j reads input (j + q) * decimation + p, so for each phase p the inputs of the thread's
@@ -51,7 +112,7 @@ __device__ inline complex64 rotated(complex64 value, const Rotation& rotation, c
 // phase by phase (p = 0 .. decimation - 1, then q upwards): the same order for every output,
 // whatever thread, kernel or call computes it.
 template <typename In, typename Tap, typename Out, typename Load>
-__device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_type first,
+__device__ void direct_sums(const Load& load, const Slot<Tap>& slot, count_type first,
                             count_type tap_count, count_type decimation, Out* sum) {
 #pragma unroll
     for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
@@ -70,7 +131,7 @@ __device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_ty
 #pragma unroll
             for (int t = 0; t < OUTPUTS_PER_THREAD; ++t) {
                 if (block + t < tap_count) {
-                    const Tap tap = reversed_taps[block + t];
+                    const Tap tap = slot.tap(block + t);
 #pragma unroll
                     for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
                         sum[r] = grcuda::multiply_add(window[r + t], tap, sum[r]);
@@ -88,7 +149,7 @@ __device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_ty
             window[r] = load((first + r) * decimation + p);
         }
         for (count_type k = p; k < tap_count; k += decimation) {
-            const Tap tap = reversed_taps[k];
+            const Tap tap = slot.tap(k);
 #pragma unroll
             for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
                 sum[r] = grcuda::multiply_add(window[r], tap, sum[r]);
@@ -106,31 +167,40 @@ __device__ void direct_sums(const Load& load, const Tap* reversed_taps, count_ty
     }
 }
 
-template <typename Out>
-__device__ void store_outputs(Out* output, const Out* sum, count_type first, count_type outputs,
-                              const Rotation& rotation) {
+template <typename Tap, typename Out>
+__device__ void store_outputs(Out* output, const Out* sum, const Slot<Tap>& slot, count_type first,
+                              const Slots& slots, const Rotation& rotation) {
 #pragma unroll
     for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-        if (first + r < outputs) {
-            output[first + r] = rotated(sum[r], rotation, first + r);
+        if (first + r < slot.outputs) {
+            const count_type index = slot.output_index(first + r, slots);
+            output[index] = rotated(sum[r], rotation, index);
         }
     }
 }
 
 // The direct form from device memory: loads past the input (outputs beyond the last) give
 // zeros; whatever the slide moves into the slot of an output that exists is that output's
-// input.
+// input. Work item w is group w / I of slot w mod I.
 template <typename In, typename Tap, typename Out>
-__device__ void fir_filter(const In* input, const Tap* reversed_taps, Out* output, count_type outputs,
-                           count_type tap_count, count_type decimation, Rotation rotation) {
-    const count_type input_items = (outputs - 1) * decimation + tap_count;
-    const auto load = [&](count_type i) { return i < input_items ? input[i] : In(); };
-    const count_type groups = (outputs + OUTPUTS_PER_THREAD - 1) / OUTPUTS_PER_THREAD;
-    GRID_STRIDE_LOOP(group, groups) {
-        const count_type first = group * OUTPUTS_PER_THREAD;
+__device__ void fir_filter(const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,
+                           count_type decimation, Rotation rotation, Slots slots) {
+    const count_type input_items = direct_form_input_items(slots, outputs, tap_count, decimation);
+    const count_type most_groups =
+        ((outputs + slots.interpolation - 1) / slots.interpolation + OUTPUTS_PER_THREAD - 1) / OUTPUTS_PER_THREAD;
+    GRID_STRIDE_LOOP(work, most_groups * slots.interpolation) {
+        const Slot<Tap> slot = slot_of(slots, work % slots.interpolation, outputs, tap_count, decimation, taps);
+        const count_type first = work / slots.interpolation * OUTPUTS_PER_THREAD;
+        if (first >= slot.outputs) {
+            continue;
+        }
+        const auto load = [&](count_type i) {
+            const count_type item = slot.input_start + i;
+            return item < input_items ? input[item] : In();
+        };
         Out sum[OUTPUTS_PER_THREAD];
-        direct_sums<In>(load, reversed_taps, first, tap_count, decimation, sum);
-        store_outputs(output, sum, first, outputs, rotation);
+        direct_sums<In>(load, slot, first, tap_count, decimation, sum);
+        store_outputs(output, sum, slot, first, slots, rotation);
     }
 }
 
@@ -267,29 +337,38 @@ __device__ void add_phase_sums(const In* phase, const Tap* taps, unsigned local_
     }
 }
 
+// Work unit u is tile u / I of slot u mod I, so that the blocks that run at once write the
+// slots of the same stretch of output.
 template <typename In, typename Tap, typename Out>
-__device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __restrict__ reversed_taps,
+__device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __restrict__ all_taps,
                                  Out* __restrict__ output, count_type outputs, count_type tap_count,
-                                 count_type decimation, Rotation rotation) {
+                                 count_type decimation, Rotation rotation, Slots slots) {
     static_assert(sizeof(In) == sizeof(Out), "the outputs are staged over the input");
     constexpr unsigned R = UNIT_OUTPUTS_PER_THREAD;
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    const count_type input_items = (outputs - 1) * decimation + tap_count;
+    const count_type input_items = direct_form_input_items(slots, outputs, tap_count, decimation);
     const unsigned phases = (unsigned)(decimation < tap_count ? decimation : tap_count);
     // Phase p's taps start at phase_taps_start * p: the most taps of any phase (phase 0's),
     // rounded up to whole blocks.
     const unsigned phase_taps_start = (unsigned)((tap_count + decimation - 1) / decimation + R - 1) / R * R;
     Tap* taps = reinterpret_cast<Tap*>(shared_bytes);
     In* phase_items = reinterpret_cast<In*>(taps + phases * phase_taps_start);
-    for (unsigned i = threadIdx.x; i < phases * phase_taps_start; i += blockDim.x) {
-        const unsigned p = i / phase_taps_start;
-        const count_type k = (count_type)(i - p * phase_taps_start) * decimation + p;
-        taps[i] = k < tap_count ? reversed_taps[k] : Tap();
-    }
-    // (The first phase's __syncthreads publishes the taps.)
     const unsigned local_first = threadIdx.x * R;
-    for (count_type tile_first = (count_type)blockIdx.x * TILE_OUTPUTS; tile_first < outputs;
-         tile_first += (count_type)gridDim.x * TILE_OUTPUTS) {
+    const count_type most_tiles = ((outputs + slots.interpolation - 1) / slots.interpolation + TILE_OUTPUTS - 1) /
+                                  TILE_OUTPUTS;
+    for (count_type unit = blockIdx.x; unit < most_tiles * slots.interpolation; unit += gridDim.x) {
+        const Slot<Tap> slot = slot_of(slots, unit % slots.interpolation, outputs, tap_count, decimation, all_taps);
+        const count_type tile_first = unit / slots.interpolation * TILE_OUTPUTS;
+        if (tile_first >= slot.outputs) {
+            continue;
+        }
+        // The previous unit's last __syncthreads ended its reads of the taps; the first
+        // phase's publishes these.
+        for (unsigned i = threadIdx.x; i < phases * phase_taps_start; i += blockDim.x) {
+            const unsigned p = i / phase_taps_start;
+            const count_type k = (count_type)(i - p * phase_taps_start) * decimation + p;
+            taps[i] = k < tap_count ? slot.tap(k) : Tap();
+        }
         Out sum[R];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
@@ -299,12 +378,12 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
             const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
             // Through the end of the last thread's last window (taps rounded up to whole
             // blocks, and the window's unused last item). Every thread computes its outputs,
-            // also past the call's last (their reads stay in the staged items, and they are
+            // also past the slot's last (their reads stay in the staged items, and they are
             // not stored).
             const unsigned staged = TILE_OUTPUTS + (phase_taps + R - 1) / R * R;
 #pragma unroll 4
             for (unsigned i = threadIdx.x; i < staged; i += blockDim.x) {
-                const count_type item = (tile_first + i) * decimation + p;
+                const count_type item = slot.input_start + (tile_first + i) * decimation + p;
                 const bool valid = item < input_items;
                 stage_item(phase_items + unit_padded<In>(i), valid ? input + item : input, valid);
             }
@@ -314,7 +393,7 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
             __syncthreads(); // every read of this phase is done before the next is staged
         }
         // The tile's outputs go out through shared memory, so that a warp's stores are
-        // consecutive items rather than one item per thread every UNIT_OUTPUTS_PER_THREAD.
+        // consecutive outputs of the slot rather than one every UNIT_OUTPUTS_PER_THREAD.
         Out* staged_outputs = reinterpret_cast<Out*>(phase_items);
         constexpr int V = items_per_vector<Out>::value;
         float4* thread_outputs = reinterpret_cast<float4*>(staged_outputs + unit_padded<Out>(local_first));
@@ -324,15 +403,15 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
 #pragma unroll
             for (int k = 0; k < V; ++k) {
                 const unsigned r = v * V + k;
-                rotated_sums[k] = rotated(sum[r], rotation, tile_first + local_first + r);
+                rotated_sums[k] = rotated(sum[r], rotation, slot.output_index(tile_first + local_first + r, slots));
             }
             thread_outputs[v] = pack(rotated_sums);
         }
         __syncthreads();
-        const unsigned tile_count = (unsigned)min((count_type)TILE_OUTPUTS, outputs - tile_first);
+        const unsigned tile_count = (unsigned)min((count_type)TILE_OUTPUTS, slot.outputs - tile_first);
 #pragma unroll 4
         for (unsigned i = threadIdx.x; i < tile_count; i += blockDim.x) {
-            output[tile_first + i] = staged_outputs[unit_padded<Out>(i)];
+            output[slot.output_index(tile_first + i, slots)] = staged_outputs[unit_padded<Out>(i)];
         }
         __syncthreads();
     }
@@ -379,11 +458,11 @@ __device__ void overlap_save_extract(const complex64* segments, Out* output, cou
 }  // namespace
 
 #define FIR_FILTER_KERNEL(name, In, Tap, Out)                                                     \
-    extern "C" __global__ void grcuda_fir_filter_##name(const In* input, const Tap* reversed_taps, \
-                                                         Out* output, count_type outputs,          \
-                                                         count_type tap_count,                     \
-                                                         count_type decimation, Rotation rotation) { \
-        fir_filter(input, reversed_taps, output, outputs, tap_count, decimation, rotation);       \
+    extern "C" __global__ void grcuda_fir_filter_##name(const In* input, const Tap* taps, Out* output, \
+                                                         count_type outputs, count_type tap_count,  \
+                                                         count_type decimation, Rotation rotation,  \
+                                                         Slots slots) {                             \
+        fir_filter(input, taps, output, outputs, tap_count, decimation, rotation, slots);          \
     }
 
 FIR_FILTER_KERNEL(ccc, complex64, complex64, complex64)
@@ -399,15 +478,15 @@ FIR_FILTER_KERNEL(fff, float, float, float)
 // it keeps its registers.
 #define FIR_FILTER_TILED_KERNEL(name, In, Tap, Out, blocks)                                      \
     extern "C" __global__ void grcuda_fir_filter_tiled_##name(                                   \
-        const In* input, const Tap* reversed_taps, Out* output, count_type outputs,              \
-        count_type tap_count, count_type decimation, Rotation rotation) {                         \
-        fir_filter_tiled(input, reversed_taps, output, outputs, tap_count, decimation, rotation); \
+        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count, \
+        count_type decimation, Rotation rotation, Slots slots) {                                  \
+        fir_filter_tiled(input, taps, output, outputs, tap_count, decimation, rotation, slots);  \
     }                                                                                             \
     extern "C" __global__ void __launch_bounds__(TILE_THREADS, blocks)                            \
         grcuda_fir_filter_tiled_undecimated_##name(                                               \
-            const In* input, const Tap* reversed_taps, Out* output, count_type outputs,          \
-            count_type tap_count, count_type, Rotation rotation) {                                \
-        fir_filter_tiled(input, reversed_taps, output, outputs, tap_count, 1, rotation);          \
+            const In* input, const Tap* taps, Out* output, count_type outputs,                   \
+            count_type tap_count, count_type, Rotation rotation, Slots slots) {                   \
+        fir_filter_tiled(input, taps, output, outputs, tap_count, 1, rotation, slots);            \
     }
 
 FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-// Polyphase filters: the rational resampler (GNU Radio's rational_resampler_xxx) and the
-// filter bank and output scatter of the polyphase channelizer (pfb_channelizer_ccf).
+// The polyphase channelizer's (pfb_channelizer_ccf) filter bank and output scatter. (The
+// rational resampler runs on the direct-form FIR kernels, kernels/fir_filter.cu.)
 //
 // Multiply-accumulate steps are grcuda::multiply_add's fused multiply-adds in a fixed order
 // (taps in increasing index), which the CPU backend repeats with mul_add, so both backends
 // round alike.
-//
-// Rational resampler, with I = interpolation, D = decimation and N taps per phase (the
-// prototype filter padded to I * N taps): output i has position p = first_phase + i * D,
-// phase p mod I and input offset p / I, and is
-//   output[i] = sum over k < N of input[p / I + N - 1 - k] * taps[(p mod I) + k * I],
-// as GNU Radio's loop, whose fir_filter[phase] reads N items from the input pointer, which
-// advances by one each time the phase counter passes I.
 //
 // Channelizer filter bank, with M channels, T taps per branch and D input items per output
 // step (M / oversample_rate): step s and branch f of a call are
@@ -34,164 +27,6 @@ __device__ inline complex64 load<complex64>(const complex64* address) {
     const float2 value = __ldg(reinterpret_cast<const float2*>(address));
     return complex64{value.x, value.y};
 }
-
-// Outputs each thread of the rational resampler computes: outputs i, i + I, i + 2I, ...,
-// which share a phase (their positions differ by multiples of I * D) and so their taps, each
-// loaded once for all of them.
-#define RESAMPLER_OUTPUTS_PER_THREAD 4
-
-// Work item w is phase slot w mod I of output group w / I (I * RESAMPLER_OUTPUTS_PER_THREAD
-// consecutive outputs): outputs (w / I) * I * R + w mod I + r * I for r < R. A warp computes
-// consecutive outputs for each r, so its loads and stores stay coalesced. Each output's sum
-// is the same multiply-adds in the same order as one output per thread.
-template <typename Sample, typename Tap>
-__device__ void rational_resampler(const Sample* __restrict__ input, const Tap* __restrict__ taps,
-                                   Sample* __restrict__ output, count_type outputs,
-                                   count_type interpolation, count_type decimation,
-                                   count_type taps_per_phase, count_type first_phase) {
-    const count_type group_outputs = interpolation * RESAMPLER_OUTPUTS_PER_THREAD;
-    const count_type work_items = (outputs + group_outputs - 1) / group_outputs * interpolation;
-    GRID_STRIDE_LOOP(w, work_items) {
-        const count_type first = w / interpolation * group_outputs + w % interpolation;
-        if (first >= outputs) {
-            continue;
-        }
-        const count_type position = first_phase + first * decimation;
-        const Tap* phase_taps = taps + position % interpolation;
-        // Output first + r * I reads D * r items after output first.
-        const Sample* newest = input + position / interpolation + taps_per_phase - 1;
-        Sample totals[RESAMPLER_OUTPUTS_PER_THREAD];
-#pragma unroll
-        for (int r = 0; r < RESAMPLER_OUTPUTS_PER_THREAD; ++r) {
-            totals[r] = grcuda::zero<Sample>();
-        }
-        for (count_type k = 0; k < taps_per_phase; ++k) {
-            const Tap tap = load(phase_taps + k * interpolation);
-#pragma unroll
-            for (int r = 0; r < RESAMPLER_OUTPUTS_PER_THREAD; ++r) {
-                if (first + r * interpolation < outputs) {
-                    totals[r] = grcuda::multiply_add(load(newest + r * decimation - k), tap, totals[r]);
-                }
-            }
-        }
-#pragma unroll
-        for (int r = 0; r < RESAMPLER_OUTPUTS_PER_THREAD; ++r) {
-            if (first + r * interpolation < outputs) {
-                output[first + r * interpolation] = totals[r];
-            }
-        }
-    }
-}
-
-#define RATIONAL_RESAMPLER_KERNEL(name, Sample, Tap)                                          \
-    extern "C" __global__ void grcuda_rational_resampler_##name(                              \
-        const Sample* input, const Tap* taps, Sample* output, count_type outputs,             \
-        count_type interpolation, count_type decimation, count_type taps_per_phase,           \
-        count_type first_phase) {                                                             \
-        rational_resampler(input, taps, output, outputs, interpolation, decimation,           \
-                           taps_per_phase, first_phase);                                      \
-    }
-
-RATIONAL_RESAMPLER_KERNEL(ccc, complex64, complex64)
-RATIONAL_RESAMPLER_KERNEL(ccf, complex64, float)
-RATIONAL_RESAMPLER_KERNEL(fff, float, float)
-
-// The resampler from shared memory. A block takes a tile of whole output groups
-// (RESAMPLER_TILE_THREADS / I groups of I * RESAMPLER_TILE_OUTPUTS consecutive outputs, at
-// least one), stages the input they read with coalesced loads, and, where they fit, the
-// taps; then each work item computes RESAMPLER_TILE_OUTPUTS outputs of one phase slot from
-// there, with 32-bit indices. A tile starts at a multiple of I outputs, so output F + d of a
-// tile starting at output F has position F * D + first_phase + d * D: its phase and its input
-// offset from the tile's first input (F / I) * D follow from d alone. Item i of the staged
-// input sits at i + i / 16, so that the reads of neighbouring groups, R * D items apart,
-// spread over the banks. The sums are the same multiply-adds in the same order as the
-// kernel above (taps in increasing index). The host launches it with
-// RESAMPLER_TILE_THREADS threads and the shared memory resampler_tile_bytes() gives, and only
-// when that fits; otherwise the kernel above.
-#define RESAMPLER_TILE_THREADS 128
-#define RESAMPLER_TILE_OUTPUTS 8
-
-__device__ inline unsigned resampler_padded(unsigned i) { return i + (i >> 4); }
-
-template <typename Sample, typename Tap>
-__device__ void rational_resampler_tiled(const Sample* __restrict__ input, const Tap* __restrict__ taps,
-                                         Sample* __restrict__ output, count_type outputs,
-                                         count_type interpolation, count_type decimation,
-                                         count_type taps_per_phase, count_type first_phase,
-                                         int taps_in_shared) {
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    const unsigned I = (unsigned)interpolation, D = (unsigned)decimation, N = (unsigned)taps_per_phase;
-    const unsigned tap_count = I * N;
-    const Tap* tap_source = taps;
-    Sample* staged = reinterpret_cast<Sample*>(shared_bytes);
-    if (taps_in_shared) {
-        Tap* shared_taps = reinterpret_cast<Tap*>(shared_bytes);
-        for (unsigned i = threadIdx.x; i < tap_count; i += blockDim.x) {
-            shared_taps[i] = taps[i];
-        }
-        tap_source = shared_taps;
-        // Samples after the taps, aligned for the widest sample.
-        staged = reinterpret_cast<Sample*>(shared_bytes + ((tap_count * sizeof(Tap) + 15) & ~15u));
-    }
-    const unsigned groups = I < RESAMPLER_TILE_THREADS ? RESAMPLER_TILE_THREADS / I : 1;
-    const unsigned work_items = groups * I;
-    const unsigned tile_outputs = work_items * RESAMPLER_TILE_OUTPUTS;
-    const unsigned first_phase32 = (unsigned)first_phase;
-    // The input a whole tile reads: through the newest item of its last output.
-    const unsigned span = (first_phase32 + (tile_outputs - 1) * D) / I + N;
-    const count_type input_items = ((count_type)first_phase + (outputs - 1) * decimation) / interpolation + taps_per_phase;
-    for (count_type tile = blockIdx.x; tile * tile_outputs < outputs; tile += gridDim.x) {
-        const count_type first_output = tile * tile_outputs;
-        const count_type base = tile * (count_type)(groups * RESAMPLER_TILE_OUTPUTS) * decimation;
-        __syncthreads(); // the previous tile's reads are done (and the taps staged)
-        for (unsigned i = threadIdx.x; i < span; i += blockDim.x) {
-            staged[resampler_padded(i)] = base + i < input_items ? load(input + base + i) : grcuda::zero<Sample>();
-        }
-        __syncthreads();
-        for (unsigned w = threadIdx.x; w < work_items; w += blockDim.x) {
-            const unsigned group = w / I, slot = w - group * I;
-            const unsigned local = group * I * RESAMPLER_TILE_OUTPUTS + slot;
-            if (first_output + local >= outputs) {
-                continue;
-            }
-            const unsigned position = first_phase32 + local * D;
-            const Tap* phase_taps = tap_source + position % I;
-            const unsigned newest = position / I + N - 1;
-            Sample totals[RESAMPLER_TILE_OUTPUTS];
-#pragma unroll
-            for (int r = 0; r < RESAMPLER_TILE_OUTPUTS; ++r) {
-                totals[r] = grcuda::zero<Sample>();
-            }
-            for (unsigned k = 0; k < N; ++k) {
-                const Tap tap = phase_taps[k * I];
-#pragma unroll
-                for (int r = 0; r < RESAMPLER_TILE_OUTPUTS; ++r) {
-                    totals[r] = grcuda::multiply_add(staged[resampler_padded(newest + r * D - k)], tap, totals[r]);
-                }
-            }
-#pragma unroll
-            for (int r = 0; r < RESAMPLER_TILE_OUTPUTS; ++r) {
-                const count_type index = first_output + local + r * I;
-                if (index < outputs) {
-                    output[index] = totals[r];
-                }
-            }
-        }
-    }
-}
-
-#define RATIONAL_RESAMPLER_TILED_KERNEL(name, Sample, Tap)                                    \
-    extern "C" __global__ void grcuda_rational_resampler_tiled_##name(                        \
-        const Sample* input, const Tap* taps, Sample* output, count_type outputs,             \
-        count_type interpolation, count_type decimation, count_type taps_per_phase,           \
-        count_type first_phase, int taps_in_shared) {                                         \
-        rational_resampler_tiled(input, taps, output, outputs, interpolation, decimation,     \
-                                 taps_per_phase, first_phase, taps_in_shared);                \
-    }
-
-RATIONAL_RESAMPLER_TILED_KERNEL(ccc, complex64, complex64)
-RATIONAL_RESAMPLER_TILED_KERNEL(ccf, complex64, float)
-RATIONAL_RESAMPLER_TILED_KERNEL(fff, float, float)
 
 // Steps each thread filters: the branch's taps are loaded once for all of them.
 #define CHANNELIZER_STEPS_PER_THREAD 4

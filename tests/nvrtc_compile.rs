@@ -96,8 +96,6 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_fir_filter_{types}"));
         expected.push(format!("grcuda_fir_filter_tiled_{types}"));
         expected.push(format!("grcuda_fir_filter_tiled_undecimated_{types}"));
-        expected.push(format!("grcuda_rational_resampler_{types}"));
-        expected.push(format!("grcuda_rational_resampler_tiled_{types}"));
     }
     for name in [
         "grcuda_overlap_save_multiply",

@@ -9,7 +9,8 @@
 //! of the reversed taps with `tap_count` input items from item `j * decimation` on (the input
 //! starts with `tap_count - 1` items of history). Complex outputs may be rotated by a phase
 //! that advances by a fixed increment per output ([`Rotation`]), which is how
-//! freq_xlating_fir_filter translates the frequency after decimating.
+//! freq_xlating_fir_filter translates the frequency after decimating. The direct form's
+//! kernels also run the rational resampler ([`Slots`], `polyphase::rational_resampler`).
 
 use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
@@ -103,6 +104,31 @@ impl Rotation {
     }
 }
 
+/// The slots of a direct-form call (see `kernels/fir_filter.cu`): a FIR filter has one, with
+/// its taps reversed; a rational resampler with interpolation I has I, with the prototype
+/// filter's taps. The C layout is the kernels' `Slots` parameter.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Slots {
+    pub(crate) interpolation: u64,
+    pub(crate) first_phase: u64,
+    prototype_taps: i32,
+}
+
+impl Slots {
+    /// A FIR filter's one slot, its taps reversed.
+    pub(crate) const FIR_FILTER: Slots = Slots { interpolation: 1, first_phase: 0, prototype_taps: 0 };
+
+    /// A rational resampler's `interpolation` slots, with output 0 at `first_phase`.
+    pub(crate) fn rational_resampler(interpolation: usize, first_phase: usize) -> Slots {
+        Slots { interpolation: interpolation as u64, first_phase: first_phase as u64, prototype_taps: 1 }
+    }
+
+    pub(crate) fn prototype_taps(&self) -> bool {
+        self.prototype_taps != 0
+    }
+}
+
 /// The byte range of `count` samples of `types` (complex64 or float32) at `address`.
 fn samples(what: &str, address: u64, count: usize, complex: bool) -> Result<Range<u64>> {
     if complex {
@@ -162,11 +188,49 @@ pub unsafe fn fir_filter(
     let output_range = samples("output", output, outputs, complex)?;
     validate::disjoint(("input", &input_range), ("output", &output_range))?;
     validate::disjoint(("taps", &taps_range), ("output", &output_range))?;
+    // Safety: the caller's, with the arrays checked above.
+    unsafe {
+        direct_form(
+            stream,
+            types,
+            input,
+            reversed_taps,
+            output,
+            outputs,
+            tap_count,
+            decimation,
+            rotation,
+            Slots::FIR_FILTER,
+        )
+    }
+}
+
+/// The direct form's launch for the checked arguments of [`fir_filter`] or of
+/// `polyphase::rational_resampler` (`tap_count` taps per slot).
+///
+/// # Safety
+/// As [`fir_filter`], for the input the slots read.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn direct_form(
+    stream: &Stream,
+    types: FirTypes,
+    input: u64,
+    taps: u64,
+    output: u64,
+    outputs: usize,
+    tap_count: usize,
+    decimation: usize,
+    rotation: Rotation,
+    slots: Slots,
+) -> Result<()> {
     let on_cpu = || unsafe {
-        cpu::fir_filter::fir_filter(types, input, reversed_taps, output, outputs, tap_count, decimation, rotation)
+        cpu::fir_filter::direct_form(types, input, taps, output, outputs, tap_count, decimation, rotation, slots)
     };
-    // The kernels sum in the same order: which one runs does not change the output.
-    let tile_bytes = tile_shared_bytes(types, tap_count, decimation);
+    // The kernels sum in the same order: which one runs does not change the output. A tile
+    // stages the input of TILE_OUTPUTS outputs of one slot; slots of fewer outputs (a
+    // resampler with a large interpolation, or a short call) would mostly stage unused input.
+    let slot_outputs = outputs.div_ceil(slots.interpolation as usize);
+    let tile_bytes = tile_shared_bytes(types, tap_count, decimation).filter(|_| slot_outputs >= TILE_OUTPUTS / 2);
     let kernels = match (tile_bytes, decimation) {
         (None, _) => &FIR_FILTER_KERNELS,
         (Some(_), 1) => &FIR_FILTER_TILED_UNDECIMATED_KERNELS,
@@ -177,18 +241,24 @@ pub unsafe fn fir_filter(
             (outputs as u64, tap_count as u64, decimation as u64);
         let mut arguments = [
             argument(&input),
-            argument(&reversed_taps),
+            argument(&taps),
             argument(&output),
             argument(&outputs_argument),
             argument(&taps_argument),
             argument(&decimation_argument),
             argument(&rotation),
+            argument(&slots),
         ];
+        // Work units: tiles or groups of outputs of one slot each.
         match tile_bytes {
             Some(bytes) => unsafe {
-                kernel.launch_tiles(outputs.div_ceil(TILE_OUTPUTS), TILE_THREADS, bytes, &mut arguments)
+                let units = slot_outputs.div_ceil(TILE_OUTPUTS).saturating_mul(slots.interpolation as usize);
+                kernel.launch_tiles(units, TILE_THREADS, bytes, &mut arguments)
             },
-            None => unsafe { kernel.launch(outputs.div_ceil(OUTPUTS_PER_THREAD), &mut arguments) },
+            None => unsafe {
+                let units = slot_outputs.div_ceil(OUTPUTS_PER_THREAD).saturating_mul(slots.interpolation as usize);
+                kernel.launch(units, &mut arguments)
+            },
         }
     })
 }
@@ -517,4 +587,23 @@ unsafe fn segments_on_cpu(
             types, address, output, outputs, fft_size, step, offset, first, decimation, rotation,
         )
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_hold_the_taps_and_one_phase_of_padded_input() {
+        // 31 taps: one block of 16 rounded up to two; 2048 + 32 items, a vector of padding
+        // after every 16.
+        assert_eq!(tile_shared_bytes(FirTypes::Ccf, 31, 1), Some(32 * 4 + (2080 + 130 * 2) * 8));
+        assert_eq!(tile_shared_bytes(FirTypes::Fff, 31, 1), Some(32 * 4 + (2080 + 130 * 4) * 4));
+        // Decimation 8: eight phases of 256 taps, and the input of one phase.
+        assert_eq!(tile_shared_bytes(FirTypes::Fff, 2048, 8), Some(8 * 256 * 4 + (2304 + 144 * 4) * 4));
+        assert_eq!(tile_shared_bytes(FirTypes::Ccc, 100, 3), Some(3 * 48 * 8 + (2096 + 131 * 2) * 8));
+        // Where the taps outgrow shared memory, the kernel that reads device memory runs.
+        assert_eq!(tile_shared_bytes(FirTypes::Ccc, 7000, 1), None);
+        assert_eq!(tile_shared_bytes(FirTypes::Fff, usize::MAX, 1), None);
+    }
 }

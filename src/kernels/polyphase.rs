@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! Polyphase filters (`kernels/polyphase.cu`): GNU Radio's rational resampler and the two
-//! steps around the inverse FFT of its polyphase channelizer.
+//! Polyphase filters: GNU Radio's rational resampler, which runs on the direct-form FIR
+//! kernels (`kernels/fir_filter.cu`, one decimating filter per output slot), and the steps
+//! around the inverse FFT of its polyphase channelizer (`kernels/polyphase.cu`).
 //!
 //! The launchers are stateless: the caller (a block) keeps the resampler's phase and the
 //! channelizer's step count, and passes the phase of the first output of each call, so
 //! output does not depend on how a stream is split into calls. The sums are explicit fused
-//! multiply-adds in increasing tap order on both backends ([`PolyphaseTap`]).
+//! multiply-adds in a fixed order on both backends ([`PolyphaseTap`]).
 
 use crate::error::{Error, Result};
 use crate::kernels::element::{Complex32, MultipliesInto};
+use crate::kernels::fir_filter::{self, FirTypes, Rotation, Slots};
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
     PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_GATHER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS,
-    RATIONAL_RESAMPLER_KERNELS, RATIONAL_RESAMPLER_TILED_KERNELS,
 };
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
@@ -30,8 +31,8 @@ pub trait PolyphaseSample: sealed::Sealed + Copy {
 /// A tap type for samples of type `S`: complex taps for complex samples ("ccc"), real taps
 /// for complex samples ("ccf") or for real samples ("fff"), GNU Radio's suffixes.
 pub trait PolyphaseTap<S: PolyphaseSample>: sealed::Sealed + MultipliesInto<S> {
-    /// The suffix of the kernel for samples `S` and taps `Self`.
-    const NAME: &'static str;
+    /// The FIR filter of samples `S` and taps `Self`, whose kernels run the resampler.
+    const FIR_TYPES: FirTypes;
 }
 
 impl sealed::Sealed for f32 {}
@@ -45,23 +46,16 @@ impl PolyphaseSample for Complex32 {
 }
 
 impl PolyphaseTap<Complex32> for Complex32 {
-    const NAME: &'static str = "ccc";
+    const FIR_TYPES: FirTypes = FirTypes::Ccc;
 }
 
 impl PolyphaseTap<Complex32> for f32 {
-    const NAME: &'static str = "ccf";
+    const FIR_TYPES: FirTypes = FirTypes::Ccf;
 }
 
 impl PolyphaseTap<f32> for f32 {
-    const NAME: &'static str = "fff";
+    const FIR_TYPES: FirTypes = FirTypes::Fff;
 }
-
-/// The kernel suffix of every sample and tap pair.
-pub(crate) const RESAMPLER_NAMES: [&str; 3] = ["ccc", "ccf", "fff"];
-
-/// Outputs of one phase each thread of the resampler kernel computes
-/// (RESAMPLER_OUTPUTS_PER_THREAD in kernels/polyphase.cu).
-const RESAMPLER_OUTPUTS_PER_THREAD: usize = 4;
 
 /// The input items a rational resampler call reads: through the newest item of the last
 /// output's window, `(first_phase + (outputs - 1) * decimation) / interpolation +
@@ -124,77 +118,20 @@ pub unsafe fn rational_resampler<S: PolyphaseSample, T: PolyphaseTap<S>>(
     let output_range = validate::array::<S>("output", output, outputs)?;
     validate::disjoint(("input", &input_range), ("output", &output_range))?;
     validate::disjoint(("taps", &taps_range), ("output", &output_range))?;
-    let on_cpu = || unsafe {
-        cpu::polyphase::rational_resampler::<S, T>(
+    // Safety: the caller's, with the arrays checked above.
+    unsafe {
+        fir_filter::direct_form(
+            stream,
+            T::FIR_TYPES,
             input,
             taps,
             output,
             outputs,
-            interpolation,
-            decimation,
             taps_per_phase,
-            first_phase,
+            decimation,
+            Rotation::NONE,
+            Slots::rational_resampler(interpolation, first_phase),
         )
-    };
-    // Both kernels sum in the same order: which one runs does not change the output.
-    let tile = ResamplerTile::new::<S, T>(interpolation, decimation, taps_per_phase);
-    let kernels = if tile.is_some() { &RATIONAL_RESAMPLER_TILED_KERNELS } else { &RATIONAL_RESAMPLER_KERNELS };
-    launch::run(stream, kernels.variant(T::NAME), on_cpu, |kernel| {
-        let values = [outputs, interpolation, decimation, taps_per_phase, first_phase].map(|value| value as u64);
-        let mut arguments = [argument(&input), argument(&taps), argument(&output)].to_vec();
-        arguments.extend(values.iter().map(argument));
-        match tile {
-            Some(tile) => {
-                arguments.push(argument(&tile.taps_in_shared));
-                let tiles = outputs.div_ceil(tile.outputs);
-                unsafe { kernel.launch_tiles(tiles, RESAMPLER_TILE_THREADS, tile.shared_bytes, &mut arguments) }
-            }
-            None => {
-                // The kernel's work items: RESAMPLER_OUTPUTS_PER_THREAD outputs of one phase each.
-                let groups = outputs.div_ceil(interpolation.saturating_mul(RESAMPLER_OUTPUTS_PER_THREAD));
-                unsafe { kernel.launch(groups * interpolation, &mut arguments) }
-            }
-        }
-    })
-}
-
-/// `RESAMPLER_TILE_THREADS` and `RESAMPLER_TILE_OUTPUTS` in `kernels/polyphase.cu`.
-const RESAMPLER_TILE_THREADS: u32 = 128;
-const RESAMPLER_TILE_OUTPUTS: usize = 8;
-
-/// How the tiled resampler kernel runs for a filter shape: the outputs of one tile, its
-/// dynamic shared memory (the tile's input, padded one item in sixteen, after the taps where
-/// they fit too), and whether the taps are there (an `int` for the kernel).
-#[derive(Clone, Copy, Debug)]
-struct ResamplerTile {
-    outputs: usize,
-    shared_bytes: u32,
-    taps_in_shared: i32,
-}
-
-impl ResamplerTile {
-    /// None where a tile's input does not fit in shared memory, or its positions not in the
-    /// kernel's 32-bit indices: the kernel that reads device memory runs then.
-    fn new<S, T>(interpolation: usize, decimation: usize, taps_per_phase: usize) -> Option<ResamplerTile> {
-        let threads = RESAMPLER_TILE_THREADS as usize;
-        let groups = if interpolation < threads { threads / interpolation } else { 1 };
-        let outputs = groups.checked_mul(interpolation)?.checked_mul(RESAMPLER_TILE_OUTPUTS)?;
-        // The furthest position a tile's work item reaches, for any first phase (below I).
-        let last_position = (outputs - 1).checked_mul(decimation)?.checked_add(interpolation)?;
-        let tap_count = interpolation.checked_mul(taps_per_phase)?;
-        if last_position > i32::MAX as usize || tap_count > i32::MAX as usize {
-            return None;
-        }
-        let span = last_position / interpolation + taps_per_phase;
-        let staged = (span + span / 16 + 1).checked_mul(std::mem::size_of::<S>())?;
-        let taps = tap_count.checked_mul(std::mem::size_of::<T>())?.next_multiple_of(16);
-        let limit = launch::SHARED_BYTES_PER_BLOCK;
-        let (shared_bytes, taps_in_shared) = match staged.checked_add(taps)? {
-            both if both <= limit => (both, 1),
-            _ if staged <= limit => (staged, 0),
-            _ => return None,
-        };
-        Some(ResamplerTile { outputs, shared_bytes: shared_bytes as u32, taps_in_shared })
     }
 }
 
@@ -377,23 +314,4 @@ pub unsafe fn pfb_channelizer_gather(
             )
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resampler_tiles_hold_their_input_and_the_taps_where_they_fit() {
-        let tile = ResamplerTile::new::<Complex32, f32>(3, 2, 29).expect("3/2 fits");
-        assert_eq!((tile.outputs, tile.taps_in_shared), (42 * 3 * RESAMPLER_TILE_OUTPUTS, 1));
-        assert!(tile.shared_bytes as usize <= launch::SHARED_BYTES_PER_BLOCK);
-        // 8000 complex taps (64 KiB) stay in device memory; real ones fit.
-        let tile = ResamplerTile::new::<Complex32, Complex32>(200, 7, 40).expect("the input fits");
-        assert_eq!((tile.outputs, tile.taps_in_shared), (200 * RESAMPLER_TILE_OUTPUTS, 0));
-        assert_eq!(ResamplerTile::new::<Complex32, f32>(200, 7, 40).unwrap().taps_in_shared, 1);
-        // A tile of decimation 100 reads 10^5 items: the kernel without tiles runs.
-        assert!(ResamplerTile::new::<f32, f32>(1, 100, 3).is_none());
-        assert!(ResamplerTile::new::<f32, f32>(1, usize::MAX / 2, 3).is_none());
-    }
 }

@@ -10,7 +10,7 @@
 //! place that names the kernels the launchers launch.
 
 use crate::kernels::module_cache::Handles;
-use crate::kernels::{element, move_unit, polyphase};
+use crate::kernels::{element, move_unit};
 
 /// One kernel source file.
 #[derive(Clone, Copy, Debug)]
@@ -161,10 +161,6 @@ pub(crate) static MOVING_AVERAGE_TILED_KERNELS: Kernels<2> =
     Kernels::new(&MOVING_AVERAGE, "grcuda_moving_average_tiled_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static QUADRATURE_DEMOD_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_quadrature_demod", [""]);
 pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rotator", [""]);
-pub(crate) static RATIONAL_RESAMPLER_KERNELS: Kernels<3> =
-    Kernels::new(&POLYPHASE, "grcuda_rational_resampler_", polyphase::RESAMPLER_NAMES);
-pub(crate) static RATIONAL_RESAMPLER_TILED_KERNELS: Kernels<3> =
-    Kernels::new(&POLYPHASE, "grcuda_rational_resampler_tiled_", polyphase::RESAMPLER_NAMES);
 pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter", [""]);
 pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
@@ -241,8 +237,6 @@ mod tests {
             .chain(kernels(&LOGPWRFFT_COLUMNS_KERNELS))
             .chain(kernels(&LOGPWRFFT_ROWS_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_POWERS_KERNELS))
-            .chain(kernels(&RATIONAL_RESAMPLER_KERNELS))
-            .chain(kernels(&RATIONAL_RESAMPLER_TILED_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_GATHER_KERNELS));

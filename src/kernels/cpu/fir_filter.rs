@@ -6,7 +6,7 @@
 
 use super::{generate, read};
 use crate::kernels::element::{Complex32, MultiplyAdd};
-use crate::kernels::fir_filter::{FirTypes, Rotation};
+use crate::kernels::fir_filter::{FirTypes, Rotation, Slots};
 
 /// A sample type of the filters and what the kernels do with it.
 trait Sample: Copy {
@@ -47,46 +47,56 @@ impl Sample for Complex32 {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 unsafe fn direct<S: Sample + MultiplyAdd<Tap>, Tap: Copy>(
     input: u64,
-    reversed_taps: u64,
+    taps: u64,
     output: u64,
     outputs: usize,
     tap_count: usize,
     decimation: usize,
     rotation: Rotation,
+    slots: Slots,
 ) {
-    // The kernel's order: the taps phase by phase (k = p, p + decimation, ... for p = 0, 1, ...).
+    let interpolation = slots.interpolation as usize;
     unsafe {
-        generate(output, outputs, |j| {
-            let first = j * decimation;
-            let taps = (0..decimation.min(tap_count)).flat_map(|phase| (phase..tap_count).step_by(decimation));
-            let sum = taps
-                .fold(S::ZERO, |sum, k| read::<S>(input, first + k).multiply_add(read::<Tap>(reversed_taps, k), sum));
-            sum.rotated(&rotation, j)
+        generate(output, outputs, |i| {
+            // Output i is output i / I of slot i mod I, whose phase and first input follow
+            // from its position (kernels/fir_filter.cu).
+            let position = slots.first_phase as usize + i % interpolation * decimation;
+            let first = position / interpolation + i / interpolation * decimation;
+            let tap = |t: usize| match slots.prototype_taps() {
+                true => read::<Tap>(taps, position % interpolation + (tap_count - 1 - t) * interpolation),
+                false => read::<Tap>(taps, t),
+            };
+            // The kernels' order: the taps phase by phase (t = p, p + decimation, ... for p = 0, 1, ...).
+            let order = (0..decimation.min(tap_count)).flat_map(|phase| (phase..tap_count).step_by(decimation));
+            let sum = order.fold(S::ZERO, |sum, t| read::<S>(input, first + t).multiply_add(tap(t), sum));
+            sum.rotated(&rotation, i)
         })
     };
 }
 
 /// # Safety
-/// As the launcher `kernels::fir_filter::fir_filter`, with the arguments checked.
+/// As the launcher `kernels::fir_filter::direct_form`, with the arguments checked.
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn fir_filter(
+pub(crate) unsafe fn direct_form(
     types: FirTypes,
     input: u64,
-    reversed_taps: u64,
+    taps: u64,
     output: u64,
     outputs: usize,
     tap_count: usize,
     decimation: usize,
     rotation: Rotation,
+    slots: Slots,
 ) {
     let filter = match types {
         FirTypes::Ccc => direct::<Complex32, Complex32>,
         FirTypes::Ccf => direct::<Complex32, f32>,
         FirTypes::Fff => direct::<f32, f32>,
     };
-    unsafe { filter(input, reversed_taps, output, outputs, tap_count, decimation, rotation) }
+    unsafe { filter(input, taps, output, outputs, tap_count, decimation, rotation, slots) }
 }
 
 unsafe fn gather<S: Sample>(

@@ -1,35 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! The simulated backend's polyphase kernels: the sums of `kernels/polyphase.cu`, with the
-//! same fused multiply-adds in the same order.
+//! The simulated backend's polyphase channelizer kernels: the sums of `kernels/polyphase.cu`,
+//! with the same fused multiply-adds in the same order.
 
 use super::read;
 use crate::kernels::element::{Complex32, MultiplyAdd};
-use crate::kernels::polyphase::{ChannelizerOutputs, ChannelizerShape, PolyphaseSample, PolyphaseTap};
-
-/// # Safety
-/// The arrays hold what `polyphase::rational_resampler` requires.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn rational_resampler<S: PolyphaseSample, T: PolyphaseTap<S>>(
-    input: u64,
-    taps: u64,
-    output: u64,
-    outputs: usize,
-    interpolation: usize,
-    decimation: usize,
-    taps_per_phase: usize,
-    first_phase: usize,
-) {
-    for i in 0..outputs {
-        let position = first_phase + i * decimation;
-        let phase = position % interpolation;
-        let newest = position / interpolation + taps_per_phase - 1;
-        let total = (0..taps_per_phase).fold(S::ZERO, |total, k| unsafe {
-            read::<T>(taps, phase + k * interpolation).multiply_add_into(read::<S>(input, newest - k), total)
-        });
-        unsafe { (output as *mut S).add(i).write(total) };
-    }
-}
+use crate::kernels::polyphase::{ChannelizerOutputs, ChannelizerShape};
 
 /// # Safety
 /// The arrays hold what `polyphase::pfb_channelizer_filter` requires.
