@@ -227,11 +227,9 @@ __device__ void fir_filter(const In* input, const Tap* taps, Out* output, count_
 // base address. A phase is staged through the last window's end (zeros past the input), so
 // no read needs a bounds test, and only the last, partial block of taps tests the tap index.
 //
-// Staging copies asynchronously (cp.async, compute capability 8.0 and newer): a thread's
-// copies are all in flight at once and hold no registers, where a load-then-store loop waits
-// out the memory's latency once per item. The tile's outputs are written to shared memory
-// (over the staged input) and stored from there, consecutive threads storing consecutive
-// outputs.
+// Staging copies asynchronously (stage_item in grcuda_common.cuh). The tile's outputs are
+// written to shared memory (over the staged input) and stored from there, consecutive threads
+// storing consecutive outputs.
 #define TILE_THREADS 128
 #define UNIT_OUTPUTS_PER_THREAD 16
 #define TILE_OUTPUTS (TILE_THREADS * UNIT_OUTPUTS_PER_THREAD)
@@ -263,26 +261,6 @@ __device__ inline float4 pack(const complex64* items) {
     return float4{items[0].real, items[0].imag, items[1].real, items[1].imag};
 }
 
-// *shared = *global, or zero where !valid, completed by wait_for_staged_items().
-template <typename T>
-__device__ inline void stage_item(T* shared, const T* global, bool valid) {
-#if __CUDA_ARCH__ >= 800
-    const unsigned address = (unsigned)__cvta_generic_to_shared(shared);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(address), "l"(global),
-                 "n"((int)sizeof(T)), "r"(valid ? (int)sizeof(T) : 0)
-                 : "memory");
-#else
-    *shared = valid ? *global : T();
-#endif
-}
-
-// Waits for this thread's stage_item() copies; a __syncthreads() after it publishes them.
-__device__ inline void wait_for_staged_items() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
-
 // Taps t < UNIT_OUTPUTS_PER_THREAD (t < taps_left when Partial) of a phase, from `taps`, into
 // the sums of a thread's outputs, whose window starts at window_items. Both pointers are
 // 16-byte aligned. Window items arrive as they are first needed, so that the window's second
@@ -310,7 +288,7 @@ __device__ inline void unit_tap_block(const In* window_items, const Tap* taps, u
         if (t >= 1 && (t - 1) % V == 0) {
             unpack(second_half[(t - 1) / V], window + R + t - 1);
         }
-        if (!Partial || t < taps_left) {
+        if (!Partial || (unsigned)t < taps_left) {
 #pragma unroll
             for (int r = 0; r < R; ++r) {
                 sum[r] = grcuda::multiply_add(window[r + t], block_taps[t], sum[r]);
@@ -371,7 +349,7 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
         }
         Out sum[R];
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
+        for (unsigned r = 0; r < R; ++r) {
             sum[r] = grcuda::zero<Out>();
         }
         for (unsigned p = 0; p < phases; ++p) {
@@ -398,7 +376,7 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
         constexpr int V = items_per_vector<Out>::value;
         float4* thread_outputs = reinterpret_cast<float4*>(staged_outputs + unit_padded<Out>(local_first));
 #pragma unroll
-        for (int v = 0; v < R / V; ++v) {
+        for (unsigned v = 0; v < R / V; ++v) {
             Out rotated_sums[V];
 #pragma unroll
             for (int k = 0; k < V; ++k) {

@@ -137,6 +137,31 @@ __device__ inline void write_each_item(Out* output, count_type count, Value valu
     for_each_item(count, value, [output](count_type i, Out item) { output[i] = item; });
 }
 
+// Staging a tile of device memory into shared memory: each thread's stage_item() copies are
+// asynchronous (cp.async, compute capability 8.0 and newer), all in flight at once and
+// holding no registers, where a loop of loads and stores waits out the memory's latency once
+// per item. wait_for_staged_items() waits for the calling thread's copies; a __syncthreads()
+// after it publishes every thread's.
+
+// *shared = *global, or zero where !valid.
+template <typename T>
+__device__ inline void stage_item(T* shared, const T* global, bool valid) {
+#if __CUDA_ARCH__ >= 800
+    const unsigned address = (unsigned)__cvta_generic_to_shared(shared);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(address), "l"(global),
+                 "n"((int)sizeof(T)), "r"(valid ? (int)sizeof(T) : 0)
+                 : "memory");
+#else
+    *shared = valid ? *global : T();
+#endif
+}
+
+__device__ inline void wait_for_staged_items() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 // Instantiates MACRO(name, type) for the arithmetic item types. The names are the kernel name
 // suffixes the host builds from its Element trait.
 #define FOR_EACH_ARITHMETIC_TYPE(MACRO) \

@@ -47,7 +47,9 @@ __device__ void moving_average(const T* input, T* output, count_type items, coun
 // segment apart, 32 cache lines per load. Here each block of MOVING_AVERAGE_TILE_THREADS
 // threads stages the input of its consecutive segments with coalesced loads, each thread
 // runs its segment's sum from there (the same additions in the same order, so the same
-// output), and the outputs leave through a second staged tile with coalesced stores. Item
+// output), and the outputs leave through a second staged tile with coalesced stores. The
+// staging copies are asynchronous (stage_item), so that a thread's ~segment loads are in
+// flight at once. Item
 // i of a tile sits at i + i / 32: the threads, a segment (at most 32 items) apart, then read
 // distinct banks. The host launches it with MOVING_AVERAGE_TILE_THREADS threads per block
 // and shared memory for both tiles, and only where that fits.
@@ -71,8 +73,9 @@ __device__ void moving_average_tiled(const T* input, T* output, count_type items
         const count_type tile_end = min(tile_first + tile_positions, positions) - tile_first;
         const count_type span = tile_end + length - 1;
         for (count_type j = threadIdx.x; j < span; j += blockDim.x) {
-            staged[padded_index(j)] = origin[tile_first + j];
+            stage_item(staged + padded_index(j), origin + tile_first + j, true);
         }
+        wait_for_staged_items();
         __syncthreads();
         const count_type first = threadIdx.x * segment;
         if (first < tile_end) {

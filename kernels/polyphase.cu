@@ -29,7 +29,7 @@ __device__ inline complex64 load<complex64>(const complex64* address) {
 }
 
 // Steps each thread filters: the branch's taps are loaded once for all of them.
-#define CHANNELIZER_STEPS_PER_THREAD 4
+#define CHANNELIZER_STEPS_PER_THREAD 16
 
 // Work item w is branch w mod M of steps (w / M) * CHANNELIZER_STEPS_PER_THREAD onwards, so
 // that a warp reads consecutive taps and input items and writes consecutive spectrum items.
@@ -37,41 +37,50 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
     const complex64* __restrict__ input, const float* __restrict__ taps,
     complex64* __restrict__ spectra, count_type channels, count_type taps_per_branch,
     count_type step_advance, count_type steps, count_type first_rotation) {
-    const count_type groups = (steps + CHANNELIZER_STEPS_PER_THREAD - 1) / CHANNELIZER_STEPS_PER_THREAD;
+    constexpr int R = CHANNELIZER_STEPS_PER_THREAD;
+    const count_type groups = (steps + R - 1) / R;
     GRID_STRIDE_LOOP(w, groups * channels) {
         const count_type branch = w % channels;
-        const count_type first_step = (w / channels) * CHANNELIZER_STEPS_PER_THREAD;
-        complex64 totals[CHANNELIZER_STEPS_PER_THREAD];
+        const count_type first_step = (w / channels) * R;
+        complex64 totals[R];
 #pragma unroll
-        for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+        for (int r = 0; r < R; ++r) {
             totals[r] = grcuda::zero<complex64>();
         }
         if (step_advance == channels) {
-            // Without oversampling, step s + 1 reads with tap k + 1 what step s reads with tap
-            // k (row j = T + s - k of the input, item j * M - 1 - f): the steps' inputs slide
-            // through registers, one load per tap for all of them, and the sums are the
-            // same multiply-adds in the same order as below.
+            // Without oversampling, step s reads with tap k row j = T + s - k of the input
+            // (item j * M - 1 - f), so the thread's steps share their rows: for a block of R
+            // taps, window item i is row base + i, which step r reads with tap t of the block
+            // at i = r - t + R - 1. The window's items sit in registers indexed at compile
+            // time, each loaded when tap t first needs it (item R - 1 - t), so that the rows a
+            // block no longer needs are not live. The sums are the same multiply-adds in the
+            // same order as below (taps in increasing k).
             const count_type last_row = taps_per_branch + steps - 1;
             const auto row = [&](count_type j) {
                 return j <= last_row ? load(input + j * channels - 1 - branch) : grcuda::zero<complex64>();
             };
-            complex64 window[CHANNELIZER_STEPS_PER_THREAD];
+            for (count_type block = 0; block < taps_per_branch; block += R) {
+                const count_type taps_left = taps_per_branch - block;
+                // Wraps below zero for the last blocks of long filters; base + i does not
+                // for any item a tap reads.
+                const count_type base = taps_per_branch + first_step - block - (R - 1);
+                complex64 window[2 * R - 1];
 #pragma unroll
-            for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
-                window[r] = row(taps_per_branch + first_step + r);
-            }
-            for (count_type k = 0; k < taps_per_branch; ++k) {
-                const float tap = load(taps + branch + k * channels);
-#pragma unroll
-                for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
-                    totals[r] = grcuda::multiply_add(window[r], tap, totals[r]);
+                for (int i = R - 1; i < 2 * R - 1; ++i) {
+                    window[i] = row(base + i);
                 }
 #pragma unroll
-                for (int r = CHANNELIZER_STEPS_PER_THREAD - 1; r > 0; --r) {
-                    window[r] = window[r - 1];
-                }
-                if (k + 1 < taps_per_branch) {
-                    window[0] = row(taps_per_branch + first_step - k - 1);
+                for (int t = 0; t < R; ++t) {
+                    if (t < taps_left) {
+                        if (t > 0) {
+                            window[R - 1 - t] = row(base + R - 1 - t);
+                        }
+                        const float tap = load(taps + branch + (block + t) * channels);
+#pragma unroll
+                        for (int r = 0; r < R; ++r) {
+                            totals[r] = grcuda::multiply_add(window[r - t + R - 1], tap, totals[r]);
+                        }
+                    }
                 }
             }
         } else {
@@ -81,7 +90,7 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
                 const float tap = load(taps + branch + k * channels);
                 const complex64* column = newest - k * channels;
 #pragma unroll
-                for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+                for (int r = 0; r < R; ++r) {
                     if (first_step + r < steps) {
                         totals[r] = grcuda::multiply_add(load(column + r * step_advance), tap, totals[r]);
                     }
@@ -89,7 +98,7 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
             }
         }
 #pragma unroll
-        for (int r = 0; r < CHANNELIZER_STEPS_PER_THREAD; ++r) {
+        for (int r = 0; r < R; ++r) {
             const count_type step = first_step + r;
             if (step < steps) {
                 const count_type rotation = (first_rotation + step * step_advance) % channels;

@@ -212,7 +212,7 @@ pub unsafe fn pfb_channelizer_filter(
 }
 
 /// `CHANNELIZER_STEPS_PER_THREAD` in `kernels/polyphase.cu`.
-const CHANNELIZER_STEPS_PER_THREAD: usize = 4;
+const CHANNELIZER_STEPS_PER_THREAD: usize = 16;
 
 /// `SCATTER_TILE` in `kernels/polyphase.cu`: the side of the square tiles the scatter moves
 /// through shared memory, one tile per thread block.
