@@ -99,3 +99,18 @@ fn logpwrfft_spectra_match_a_dft() {
 fn overlap_save_in_one_kernel_matches_the_fir_definition() {
     run_emulated("overlap_save.cc", "fir_filter.cu");
 }
+
+#[test]
+fn direct_form_kernels_match_gnu_radio_and_each_other() {
+    run_emulated("direct_form.cc", "fir_filter.cu");
+}
+
+#[test]
+fn moving_average_kernels_match_their_definition_and_each_other() {
+    run_emulated("moving_average.cc", "moving_average.cu");
+}
+
+#[test]
+fn channelizer_filter_bank_matches_the_cpu_backend() {
+    run_emulated("channelizer.cc", "polyphase.cu");
+}

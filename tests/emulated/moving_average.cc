@@ -3,44 +3,33 @@
 // The moving-average kernels of kernels/moving_average.cu on the CPU (cuda_on_cpu.h): the
 // sums against their definition in double precision, and the tiled kernel (vectors of one
 // item) bit for bit against the kernel that reads device memory, which makes the same
-// additions in the same order. Prints one line per failing case and a summary; exits 1 on a
-// failure.
+// additions in the same order. Prints one line per failing case and a summary; exits 1 on
+// a failure.
 
 #include "cuda_on_cpu.h"
 
 #include KERNEL_SOURCE
 
-#include <complex>
+#include "kernel_checks.h"
+
 #include <cstdio>
-#include <cstring>
-#include <random>
 
 namespace {
 
-template <typename T>
-T random_item(std::mt19937& generator);
-template <>
-float random_item<float>(std::mt19937& generator) {
-    return std::uniform_real_distribution<float>(-1.0f, 1.0f)(generator);
-}
-template <>
-complex64 random_item<complex64>(std::mt19937& generator) {
-    return complex64{random_item<float>(generator), random_item<float>(generator)};
-}
-
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(complex64 a, complex64 b) { return same_bits(a.real, b.real) && same_bits(a.imag, b.imag); }
-std::complex<double> widened(float a) { return a; }
-std::complex<double> widened(complex64 a) { return {a.real, a.imag}; }
+using checks::random_item;
+using checks::same_bits;
+using checks::widened;
 
 template <typename T>
-using Untiled = void (*)(const T*, T*, count_type, count_type, count_type, T, count_type, count_type);
+using Untiled =
+    void (*)(const T*, T*, count_type, count_type, count_type, T, count_type, count_type);
 template <typename T>
 using Tiled = void (*)(const T*, T*, count_type, count_type, T, count_type, count_type);
 
 // tile_shared_bytes() of src/kernels/moving_average.rs.
 template <typename T>
-std::size_t tile_shared_bytes(std::size_t length, std::size_t segment) {
+std::size_t tile_shared_bytes(std::size_t length, std::size_t segment)
+{
     const auto padded = [](std::size_t items) { return items + items / 32; };
     const std::size_t positions = MOVING_AVERAGE_TILE_THREADS * segment;
     return (padded(positions) + padded(positions + length - 1) + 1) * sizeof(T);
@@ -49,21 +38,37 @@ std::size_t tile_shared_bytes(std::size_t length, std::size_t segment) {
 // One call of `items` outputs of `vlen` lanes whose first output is output `phase` of its
 // segment; the input holds segment - 1 + length - 1 items of history.
 template <typename T>
-bool check(const char* name, Untiled<T> untiled, Tiled<T> tiled, std::size_t items, std::size_t vlen,
-           std::size_t length, std::size_t segment, std::size_t phase, unsigned blocks) {
+bool check(const char* name,
+           Untiled<T> untiled,
+           Tiled<T> tiled,
+           std::size_t items,
+           std::size_t vlen,
+           std::size_t length,
+           std::size_t segment,
+           std::size_t phase,
+           unsigned blocks)
+{
     std::mt19937 generator(items * 7 + vlen * 11 + length * 13 + segment * 17 + phase);
     const T scale = random_item<T>(generator);
-    std::vector<T> input((items + segment - 1 + length - 1) * vlen), expected(items * vlen), actual(items * vlen);
-    for (T& item : input) item = random_item<T>(generator);
+    std::vector<T> input((items + segment - 1 + length - 1) * vlen),
+        expected(items * vlen), actual(items * vlen);
+    for (T& item : input)
+        item = random_item<T>(generator);
     launch(blocks, 64, 0, [&] {
-        untiled(input.data(), expected.data(), items, vlen, length, scale, segment, phase);
+        untiled(
+            input.data(), expected.data(), items, vlen, length, scale, segment, phase);
     });
     std::size_t differing = 0;
     if (vlen == 1) {
-        launch(blocks, MOVING_AVERAGE_TILE_THREADS, tile_shared_bytes<T>(length, segment), [&] {
-            tiled(input.data(), actual.data(), items, length, scale, segment, phase);
-        });
-        for (std::size_t i = 0; i < items; ++i) differing += !same_bits(expected[i], actual[i]);
+        launch(blocks,
+               MOVING_AVERAGE_TILE_THREADS,
+               tile_shared_bytes<T>(length, segment),
+               [&] {
+                   tiled(
+                       input.data(), actual.data(), items, length, scale, segment, phase);
+               });
+        for (std::size_t i = 0; i < items; ++i)
+            differing += !same_bits(expected[i], actual[i]);
     }
     double worst = 0.0;
     for (std::size_t o = 0; o < items; ++o) {
@@ -71,40 +76,68 @@ bool check(const char* name, Untiled<T> untiled, Tiled<T> tiled, std::size_t ite
             std::complex<double> sum = 0.0;
             double magnitude = 0.0;
             for (std::size_t k = 0; k < length; ++k) {
-                const std::complex<double> item = widened(input[(segment - 1 + o + k) * vlen + lane]);
+                const std::complex<double> item =
+                    widened(input[(segment - 1 + o + k) * vlen + lane]);
                 sum += item;
                 magnitude += std::abs(item);
             }
-            const std::complex<double> error = sum * widened(scale) - widened(expected[o * vlen + lane]);
-            worst = std::max(worst, std::abs(error) / ((magnitude + 1e-30) * std::abs(widened(scale))));
+            const std::complex<double> error =
+                sum * widened(scale) - widened(expected[o * vlen + lane]);
+            worst = std::max(worst,
+                             std::abs(error) /
+                                 ((magnitude + 1e-30) * std::abs(widened(scale))));
         }
     }
     const bool passed = differing == 0 && worst < 1e-5;
     if (!passed) {
-        std::printf("FAILED %s: %zu items of %zu lanes, length %zu, segment %zu, phase %zu, %u blocks: %zu outputs "
+        std::printf("FAILED %s: %zu items of %zu lanes, length %zu, segment %zu, phase "
+                    "%zu, %u blocks: %zu outputs "
                     "differ between the kernels, worst relative error %.2e\n",
-                    name, items, vlen, length, segment, phase, blocks, differing, worst);
+                    name,
+                    items,
+                    vlen,
+                    length,
+                    segment,
+                    phase,
+                    blocks,
+                    differing,
+                    worst);
     }
     return passed;
 }
 
-}  // namespace
+} // namespace
 
-int main() {
+int main()
+{
     int cases = 0, failures = 0;
-    for (std::size_t length : {1, 2, 7, 64}) {
-        for (std::size_t segment : {1, 5, 32}) {
-            for (std::size_t phase : {std::size_t{0}, segment - 1}) {
-                for (std::size_t items : {1, 1000, 5000}) {
-                    for (std::size_t vlen : {1, 3}) {
-                        // Several tiles per block when the call holds more tiles than blocks.
+    for (std::size_t length : { 1, 2, 7, 64 }) {
+        for (std::size_t segment : { 1, 5, 32 }) {
+            for (std::size_t phase : { std::size_t{ 0 }, segment - 1 }) {
+                for (std::size_t items : { 1, 1000, 5000 }) {
+                    for (std::size_t vlen : { 1, 3 }) {
+                        // Several tiles per block when the call holds more tiles than
+                        // blocks.
                         const unsigned blocks = items > 64 * segment ? 2 : 1;
-                        failures += !check<float>("float32", grcuda_moving_average_float32,
-                                                  grcuda_moving_average_tiled_float32, items, vlen, length, segment,
-                                                  phase, blocks);
-                        failures += !check<complex64>("complex64", grcuda_moving_average_complex64,
-                                                      grcuda_moving_average_tiled_complex64, items, vlen, length,
-                                                      segment, phase, blocks);
+                        failures += !check<float>("float32",
+                                                  grcuda_moving_average_float32,
+                                                  grcuda_moving_average_tiled_float32,
+                                                  items,
+                                                  vlen,
+                                                  length,
+                                                  segment,
+                                                  phase,
+                                                  blocks);
+                        failures +=
+                            !check<complex64>("complex64",
+                                              grcuda_moving_average_complex64,
+                                              grcuda_moving_average_tiled_complex64,
+                                              items,
+                                              vlen,
+                                              length,
+                                              segment,
+                                              phase,
+                                              blocks);
                         cases += 2;
                     }
                 }
