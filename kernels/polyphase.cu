@@ -71,7 +71,7 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
                 }
 #pragma unroll
                 for (int t = 0; t < R; ++t) {
-                    if (t < taps_left) {
+                    if ((count_type)t < taps_left) {
                         if (t > 0) {
                             window[R - 1 - t] = row(base + R - 1 - t);
                         }
