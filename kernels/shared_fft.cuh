@@ -27,6 +27,16 @@ __device__ inline complex64 root16(int m) {
     return complex64{c[m], -s[m]};
 }
 
+// value * exp(-2 pi i m / 16) for a root known at compile time: for m = 0 the value itself,
+// for m = 4 (-i) its parts swapped and one negated, which a general complex product would
+// compute with four multiplications (x * 0 is not 0 in IEEE arithmetic, so the compiler
+// keeps them).
+__device__ inline complex64 times_root16(complex64 value, int m) {
+    if (m == 0) return value;
+    if (m == 4) return complex64{value.imag, -value.real};
+    return grcuda::multiply(value, root16(m));
+}
+
 // An R-point forward DFT of registers, natural order in and out (radix-2 decimation in time,
 // unrolled at compile time).
 template <int R>
@@ -42,7 +52,7 @@ struct RegisterDft {
         RegisterDft<R / 2>::run(odd);
 #pragma unroll
         for (int k = 0; k < R / 2; k++) {
-            const complex64 t = k == 0 ? odd[k] : grcuda::multiply(odd[k], root16(k * 16 / R));
+            const complex64 t = times_root16(odd[k], k * 16 / R);
             v[k] = grcuda::add(even[k], t);
             v[k + R / 2] = grcuda::subtract(even[k], t);
         }
