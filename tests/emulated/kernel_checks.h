@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-// What the emulated kernel tests share: random samples and widening to double
-// precision of the kernels' item types, and the shared-memory FFT's twiddle table.
+// What the emulated kernel tests share: random samples, exact comparisons and widening to
+// double precision of the kernels' item types, and the shared-memory FFT's twiddle table.
 // Include after the kernel source (it uses complex64).
 
 #pragma once
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -27,6 +28,12 @@ template <>
 inline complex64 random_item<complex64>(std::mt19937& generator)
 {
     return complex64{ random_item<float>(generator), random_item<float>(generator) };
+}
+
+inline bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+inline bool same_bits(complex64 a, complex64 b)
+{
+    return same_bits(a.real, b.real) && same_bits(a.imag, b.imag);
 }
 
 inline std::complex<double> widened(float a) { return a; }
