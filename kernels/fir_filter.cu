@@ -549,25 +549,24 @@ __device__ inline complex64 segment_output(complex64 value, count_type, complex6
 // Sequence group `group`: blockDim.x / (fft_size / 16) sequences, one per slice of the block.
 // Output j is the full-rate output at position first + j * decimation, counted from the
 // first segment's start, as overlap_save_extract defines it.
-template <typename T>
+template <typename T, int fft_size>
 __device__ __noinline__ void overlap_save_group(count_type group, const T* input, count_type available,
                                                 const complex64* response, const complex64* twiddles,
-                                                T* output, count_type outputs, int fft_size,
-                                                int log2_fft_size, count_type step, count_type length,
-                                                count_type offset, count_type first,
+                                                T* output, count_type outputs, count_type step,
+                                                count_type length, count_type offset, count_type first,
                                                 count_type decimation, Rotation rotation,
                                                 count_type sequences) {
     extern __shared__ complex64 exchange[];
     constexpr count_type segments = SegmentsPerSequence<T>::value;
-    const int threads_per_sequence = fft_size / SHARED_FFT_VALUES;
+    constexpr int threads_per_sequence = fft_size / SHARED_FFT_VALUES;
     const int local = threadIdx.x / threads_per_sequence;
     const int t = threadIdx.x - local * threads_per_sequence;
     const count_type sequence = group * (blockDim.x / threads_per_sequence) + local;
     const bool active = sequence < sequences;
     const count_type start = sequence * segments * step;
     complex64* x = exchange + local * shared_fft_slice_values(fft_size);
-    shared_fft<false, true>(
-        x, t, fft_size, log2_fft_size, twiddles,
+    shared_fft<fft_size, false, true>(
+        x, t, twiddles,
         [&](int i) {
             return active ? sequence_value(input, available, start, i, step, length)
                           : complex64{0.0f, 0.0f};
@@ -576,8 +575,8 @@ __device__ __noinline__ void overlap_save_group(count_type group, const T* input
             const complex64 product = grcuda::multiply(value, response[k]);
             x[shared_fft_index(k)] = complex64{product.real, -product.imag};
         });
-    shared_fft<true, false>(
-        x, t, fft_size, log2_fft_size, twiddles, [&](int i) { return x[shared_fft_index(i)]; },
+    shared_fft<fft_size, true, false>(
+        x, t, twiddles, [&](int i) { return x[shared_fft_index(i)]; },
         [&](int n, complex64 value) {
             if (!active || count_type(n) < offset || count_type(n) - offset >= step) return;
 #pragma unroll
@@ -594,21 +593,33 @@ __device__ __noinline__ void overlap_save_group(count_type group, const T* input
 
 }  // namespace
 
-#define OVERLAP_SAVE_SEGMENTS_KERNEL(name, T)                                                     \
+// Overlap-save of segments of `fft_size` values, launched with blocks of
+// max(fft_size / 16, 64) threads.
+#define OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, fft_size)                                           \
     extern "C" __global__ void __launch_bounds__(OVERLAP_SAVE_MAX_THREADS, 3)                    \
-        grcuda_overlap_save_segments_##name(                                                       \
+        grcuda_overlap_save_segments_##name##_##fft_size(                                         \
             const T* input, count_type available, const complex64* response,                      \
-            const complex64* twiddles, T* output, count_type outputs, int fft_size,                \
-            int log2_fft_size, count_type step, count_type length, count_type offset,              \
-            count_type first, count_type decimation, Rotation rotation, count_type sequences) {    \
+            const complex64* twiddles, T* output, count_type outputs, count_type step,             \
+            count_type length, count_type offset, count_type first, count_type decimation,         \
+            Rotation rotation, count_type sequences) {                                             \
         const count_type per_block = blockDim.x / (fft_size / SHARED_FFT_VALUES);                  \
         const count_type groups = (sequences + per_block - 1) / per_block;                         \
         for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {                  \
-            overlap_save_group(group, input, available, response, twiddles, output, outputs,       \
-                               fft_size, log2_fft_size, step, length, offset, first, decimation,   \
-                               rotation, sequences);                                               \
+            overlap_save_group<T, fft_size>(group, input, available, response, twiddles, output,   \
+                                            outputs, step, length, offset, first, decimation,      \
+                                            rotation, sequences);                                  \
         }                                                                                          \
     }
 
-OVERLAP_SAVE_SEGMENTS_KERNEL(float32, float)
-OVERLAP_SAVE_SEGMENTS_KERNEL(complex64, complex64)
+#define OVERLAP_SAVE_SEGMENTS_KERNELS(name, T)                                                    \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 32)                                                     \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 64)                                                     \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 128)                                                    \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 256)                                                    \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 512)                                                    \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 1024)                                                   \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 2048)                                                   \
+    OVERLAP_SAVE_SEGMENTS_KERNEL(name, T, 4096)
+
+OVERLAP_SAVE_SEGMENTS_KERNELS(float32, float)
+OVERLAP_SAVE_SEGMENTS_KERNELS(complex64, complex64)

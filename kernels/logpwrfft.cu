@@ -174,55 +174,84 @@ extern "C" __global__ void __launch_bounds__(AVERAGE_THREADS)
 // spectra, 64 for the four-step kernels. Measured on the H200 at 2^22 samples per call
 // (examples/benchmark, table `spectra`): 2 or 4 blocks of the one-kernel form were 2-8%
 // slower than 3 at 1024 and 4096 points; 4 blocks of the four-step kernels were 4-7% faster
-// than 3 at 8192 to 65536, though they spill a few dozen bytes per thread.
+// than 3 at 8192 to 65536.
 #define SPECTRA_BLOCKS_PER_MULTIPROCESSOR 3
 #define FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR 4
 
 namespace {
 
-// Bin `bin` of a frame's spectrum of `length` bins, as grcuda_logpwrfft_power leaves it: the
-// decibels (or, to be averaged afterwards, the power) at the bin's output position, and for
-// the call's last frame the power in the state.
-__device__ inline void store_bin(float* output, float* state, count_type frame, count_type frames,
-                                 int length, int bin, int rotation, float offset,
-                                 bool decibels_out, complex64 value) {
-    const float p = power(value);
-    int position = bin - rotation;
-    if (position < 0) position += length;
-    // __log10f: within 3 ulp, a few 1e-6 dB, and a tenth of the kernel's time less.
-    output[frame * length + position] =
-        decibels_out ? 10.0f * __log10f(fmaxf(p, 1.17549435e-38f)) + offset : p;
-    if (decibels_out && frame + 1 == frames) state[position] = p;
+// 10 log10(max(power, FLT_MIN)) + offset from the hardware's base-2 logarithm, within a few
+// 1e-6 dB of log10f and a tenth of the kernel's time less. The bound keeps the argument
+// normal, so the approximation that flushes subnormals gives the same result without their
+// fix-up.
+__device__ inline float fast_decibels(float power, float offset) {
+    const float x = fmaxf(power, 1.17549435e-38f);
+#ifdef __CUDA_ARCH__
+    float log2_x;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(log2_x) : "f"(x));
+#else
+    const float log2_x = log2f(x);
+#endif
+    return fmaf(log2_x, 3.01029995663981195f, offset);  // 10 log10(2)
 }
 
-// The groups below are not inlined into their kernels' loops over groups, where hoisting
-// the passes' addresses out of the loop spills the registers the values need (about 1 KB per
-// thread).
+// Where one frame's spectrum of `length` bins (a power of two) goes, as grcuda_logpwrfft_power
+// leaves it: bin k's decibels (or, to be averaged afterwards, its power) at output position
+// (k - rotation) mod length of the frame's row, and for the call's last frame with decibels
+// the power in the state too (`state` is NULL otherwise).
+struct SpectrumRow {
+    float* row;
+    float* state;
+    int length;
+    int rotation;
+    float offset;
+    bool decibels;
 
-// Group `group` of the frames of one-kernel spectra: blockDim.x / (length / 16) frames, one
-// per slice of the block.
-template <typename T>
+    __device__ static SpectrumRow of_frame(float* output, float* state, count_type frame,
+                                           count_type frames, int length, int rotation,
+                                           float offset, bool decibels) {
+        return SpectrumRow{output + frame * length, decibels && frame + 1 == frames ? state : nullptr,
+                           length, rotation, offset, decibels};
+    }
+
+    __device__ inline void store(int bin, complex64 value) const {
+        const float p = power(value);
+        const int position = (bin - rotation) & (length - 1);
+        row[position] = decibels ? fast_decibels(p, offset) : p;
+        if (state != nullptr) state[position] = p;
+    }
+};
+
+// The groups below are not inlined into their kernels' loops over groups, where the compiler
+// duplicates them (about 20% more instructions for the 1024-point spectra).
+
+// Threads of a one-kernel spectra block for frames of N samples: the frame's N / 16, at least
+// two warps (on the H200 faster than larger blocks for every length up to 1024).
+__host__ __device__ constexpr int spectra_block_threads(int n) { return n / 16 > 64 ? n / 16 : 64; }
+
+// Group `group` of the frames of one-kernel spectra of N bins: spectra_block_threads(N) / (N
+// / 16) frames, one per slice of the block.
+template <typename T, int N>
 __device__ __noinline__ void spectra_group(count_type group, const T* input, count_type stride,
                                            const float* window, const complex64* twiddles,
-                                           float* output, float* state, int length,
-                                           int log2_length, count_type frames, int rotation,
-                                           float offset, bool decibels_out) {
+                                           float* output, float* state, count_type frames,
+                                           int rotation, float offset, bool decibels_out) {
     extern __shared__ complex64 exchange[];
-    const int threads_per_frame = length / 16;
-    const int frames_per_block = blockDim.x / threads_per_frame;
+    constexpr int threads_per_frame = N / 16;
+    constexpr int frames_per_block = spectra_block_threads(N) / threads_per_frame;
     const int local = threadIdx.x / threads_per_frame;
     const int t = threadIdx.x - local * threads_per_frame;
     const count_type frame = group * frames_per_block + local;
-    const bool active = frame < frames;
+    // Only the last group of several frames per block can run past the call's frames.
+    const bool active = frames_per_block == 1 || frame < frames;
     const T* in = input + frame * stride;
-    shared_fft<false, false>(
-        exchange + local * shared_fft_slice_values(length), t, length, log2_length, twiddles,
+    const SpectrumRow spectrum =
+        SpectrumRow::of_frame(output, state, frame, frames, N, rotation, offset, decibels_out);
+    shared_fft<N, false, false>(
+        exchange + local * shared_fft_slice_values(N), t, twiddles,
         [&](int i) { return active ? windowed(in[i], window[i]) : complex64{0.0f, 0.0f}; },
         [&](int bin, complex64 value) {
-            if (active) {
-                store_bin(output, state, frame, frames, length, bin, rotation, offset, decibels_out,
-                          value);
-            }
+            if (active) spectrum.store(bin, value);
         });
 }
 
@@ -230,18 +259,22 @@ __device__ __noinline__ void spectra_group(count_type group, const T* input, cou
 // frame is value n1 of column n2. The first kernel transforms the N2 columns (N1 values
 // each) into the scratch, column after column; the second twiddles value k1 of column n2
 // by exp(-2 pi i n2 k1 / N), transforms the N1 rows k1 (N2 values each) and stores bin
-// k1 + N1 * k2. A block takes `columns` adjacent columns or rows, thread t of the one at c
-// being threadIdx.x = t * columns + c, so that a warp's lanes read and write neighbours.
-__device__ inline int block_columns(int length) { return blockDim.x / (length / 16); }
+// k1 + N1 * k2. A block takes block_columns(length) adjacent columns or rows of `length`
+// values (up to 16, and no more than SPECTRUM_MAX_THREADS threads of 16 values), thread t of
+// the one at c being threadIdx.x = t * columns + c, so that a warp's lanes read and write
+// neighbours.
+__host__ __device__ constexpr int block_columns(int length) {
+    return SPECTRUM_MAX_THREADS / (length / 16) < 16 ? SPECTRUM_MAX_THREADS / (length / 16) : 16;
+}
 
-// Group `group` of the first kernel: columns [first, first + columns) of one frame.
-template <typename T>
+// Group `group` of the first kernel: columns [first, first + columns) of one frame, FIRST (N1)
+// values each.
+template <typename T, int FIRST>
 __device__ __noinline__ void columns_group(count_type group, const T* input, count_type stride,
                                            const float* window, const complex64* twiddles,
-                                           complex64* scratch, int first_length,
-                                           int log2_first_length, int second_length) {
+                                           complex64* scratch, int second_length) {
     extern __shared__ complex64 exchange[];
-    const int columns = block_columns(first_length);
+    constexpr int columns = block_columns(FIRST);
     const count_type groups_per_frame = second_length / columns;
     const count_type frame = group / groups_per_frame;
     const int first = int(group - frame * groups_per_frame) * columns;
@@ -249,92 +282,119 @@ __device__ __noinline__ void columns_group(count_type group, const T* input, cou
     const int t = threadIdx.x / columns;
     const int column = first + c;
     const T* in = input + frame * stride + column;
-    complex64* x = exchange + c * shared_fft_slice_values(first_length);
-    shared_fft<false, true>(
-        x, t, first_length, log2_first_length, twiddles,
+    complex64* x = exchange + c * shared_fft_slice_values(FIRST);
+    shared_fft<FIRST, false, true>(
+        x, t, twiddles,
         [&](int i) { return windowed(in[count_type(i) * second_length], window[i * second_length + column]); },
         [&](int k, complex64 value) { x[shared_fft_index(k)] = value; });
     // Out column by column: the block's columns are one contiguous run of the scratch.
-    const count_type length = count_type(first_length) * second_length;
-    complex64* out = scratch + frame * length + count_type(first) * first_length;
-    for (int i = threadIdx.x; i < columns * first_length; i += blockDim.x) {
-        out[i] = exchange[(i / first_length) * shared_fft_slice_values(first_length) + shared_fft_index(i % first_length)];
+    const count_type length = count_type(FIRST) * second_length;
+    complex64* out = scratch + frame * length + count_type(first) * FIRST;
+#pragma unroll
+    for (int i = threadIdx.x; i < columns * FIRST; i += columns * FIRST / 16) {
+        out[i] = exchange[(i / FIRST) * shared_fft_slice_values(FIRST) + shared_fft_index(i % FIRST)];
     }
     __syncthreads();
 }
 
-// Group `group` of the second kernel: rows [first, first + columns) of one frame.
+// Group `group` of the second kernel: rows [first, first + columns) of one frame, SECOND (N2)
+// values each.
+template <int SECOND>
 __device__ __noinline__ void rows_group(count_type group, const complex64* scratch,
                                         const complex64* twiddles,
                                         const complex64* step_twiddles, float* output,
-                                        float* state, int first_length, int second_length,
-                                        int log2_second_length, count_type frames, int rotation,
-                                        float offset, bool decibels_out) {
+                                        float* state, int first_length, count_type frames,
+                                        int rotation, float offset, bool decibels_out) {
     extern __shared__ complex64 exchange[];
-    const int columns = block_columns(second_length);
+    constexpr int columns = block_columns(SECOND);
     const count_type groups_per_frame = first_length / columns;
     const count_type frame = group / groups_per_frame;
     const int row = int(group - frame * groups_per_frame) * columns + threadIdx.x % columns;
     const int t = threadIdx.x / columns;
-    const int length = first_length * second_length;
+    const int length = first_length * SECOND;
     const complex64* in = scratch + frame * length + row;
-    shared_fft<false, false>(
-        exchange + (threadIdx.x % columns) * shared_fft_slice_values(second_length), t, second_length,
-        log2_second_length, twiddles,
+    const SpectrumRow spectrum =
+        SpectrumRow::of_frame(output, state, frame, frames, length, rotation, offset, decibels_out);
+    shared_fft<SECOND, false, false>(
+        exchange + (threadIdx.x % columns) * shared_fft_slice_values(SECOND), t, twiddles,
         [&](int i) {
             return grcuda::multiply(in[i * first_length], step_twiddles[i * first_length + row]);
         },
-        [&](int k, complex64 value) {
-            store_bin(output, state, frame, frames, length, row + first_length * k, rotation,
-                      offset, decibels_out, value);
-        });
+        [&](int k, complex64 value) { spectrum.store(row + first_length * k, value); });
 }
 
 }  // namespace
 
-#define LOGPWRFFT_SPECTRA_KERNELS(name, T)                                                       \
+// One-kernel spectra of `length` (N) bins, launched with spectra_block_threads(N) threads.
+#define LOGPWRFFT_SPECTRA_KERNEL(name, T, length)                                                \
     extern "C" __global__ void                                                                  \
     __launch_bounds__(SPECTRUM_MAX_THREADS, SPECTRA_BLOCKS_PER_MULTIPROCESSOR)                  \
-        grcuda_logpwrfft_spectra_##name(const T* input, count_type stride, const float* window, \
-                                        const complex64* twiddles, float* output, float* state, \
-                                        int length, int log2_length, count_type frames,         \
-                                        int rotation, float offset, int decibels_out) {         \
-        const count_type frames_per_block = blockDim.x / (length / 16);                         \
+        grcuda_logpwrfft_spectra_##name##_##length(                                             \
+            const T* input, count_type stride, const float* window, const complex64* twiddles,  \
+            float* output, float* state, count_type frames, int rotation, float offset,         \
+            int decibels_out) {                                                                 \
+        constexpr count_type frames_per_block = spectra_block_threads(length) / (length / 16);  \
         const count_type groups = (frames + frames_per_block - 1) / frames_per_block;           \
         for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {               \
-            spectra_group(group, input, stride, window, twiddles, output, state, length,        \
-                          log2_length, frames, rotation, offset, decibels_out != 0);            \
-        }                                                                                       \
-    }                                                                                           \
-    extern "C" __global__ void                                                                  \
-    __launch_bounds__(SPECTRUM_MAX_THREADS, FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR)                \
-        grcuda_logpwrfft_columns_##name(const T* input, count_type stride, const float* window, \
-                                        const complex64* twiddles, complex64* scratch,          \
-                                        int first_length, int log2_first_length,                \
-                                        int second_length, count_type frames) {                 \
-        const count_type groups = frames * (second_length / block_columns(first_length));       \
-        for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {               \
-            columns_group(group, input, stride, window, twiddles, scratch, first_length,        \
-                          log2_first_length, second_length);                                    \
+            spectra_group<T, length>(group, input, stride, window, twiddles, output, state,     \
+                                     frames, rotation, offset, decibels_out != 0);              \
         }                                                                                       \
     }
+
+// The four-step form's columns of `first_length` (N1) values, launched with
+// block_columns(N1) * N1 / 16 threads.
+#define LOGPWRFFT_COLUMNS_KERNEL(name, T, first_length)                                          \
+    extern "C" __global__ void                                                                  \
+    __launch_bounds__(SPECTRUM_MAX_THREADS, FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR)                \
+        grcuda_logpwrfft_columns_##name##_##first_length(                                       \
+            const T* input, count_type stride, const float* window, const complex64* twiddles,  \
+            complex64* scratch, int second_length, count_type frames) {                         \
+        const count_type groups = frames * (second_length / block_columns(first_length));       \
+        for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {               \
+            columns_group<T, first_length>(group, input, stride, window, twiddles, scratch,     \
+                                           second_length);                                      \
+        }                                                                                       \
+    }
+
+#define LOGPWRFFT_SPECTRA_KERNELS(name, T)                                                       \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 32)                                                        \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 64)                                                        \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 128)                                                       \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 256)                                                       \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 512)                                                       \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 1024)                                                      \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 2048)                                                      \
+    LOGPWRFFT_SPECTRA_KERNEL(name, T, 4096)                                                      \
+    LOGPWRFFT_COLUMNS_KERNEL(name, T, 64)                                                        \
+    LOGPWRFFT_COLUMNS_KERNEL(name, T, 128)                                                       \
+    LOGPWRFFT_COLUMNS_KERNEL(name, T, 256)                                                       \
+    LOGPWRFFT_COLUMNS_KERNEL(name, T, 512)                                                       \
+    LOGPWRFFT_COLUMNS_KERNEL(name, T, 1024)
 
 LOGPWRFFT_SPECTRA_KERNELS(float32, float)
 LOGPWRFFT_SPECTRA_KERNELS(complex64, complex64)
 
-extern "C" __global__ void __launch_bounds__(SPECTRUM_MAX_THREADS,
-                                             FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR)
-    grcuda_logpwrfft_rows(const complex64* scratch, const complex64* twiddles,
-                          const complex64* step_twiddles, float* output, float* state,
-                          int first_length, int second_length, int log2_second_length,
-                          count_type frames, int rotation, float offset, int decibels_out) {
-    const count_type groups = frames * (first_length / block_columns(second_length));
-    for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {
-        rows_group(group, scratch, twiddles, step_twiddles, output, state, first_length,
-                   second_length, log2_second_length, frames, rotation, offset,
-                   decibels_out != 0);
+// The four-step form's rows of `second_length` (N2) values, launched with
+// block_columns(N2) * N2 / 16 threads.
+#define LOGPWRFFT_ROWS_KERNEL(second_length)                                                     \
+    extern "C" __global__ void                                                                  \
+    __launch_bounds__(SPECTRUM_MAX_THREADS, FOUR_STEP_BLOCKS_PER_MULTIPROCESSOR)                \
+        grcuda_logpwrfft_rows_##second_length(                                                  \
+            const complex64* scratch, const complex64* twiddles, const complex64* step_twiddles, \
+            float* output, float* state, int first_length, count_type frames, int rotation,     \
+            float offset, int decibels_out) {                                                   \
+        const count_type groups = frames * (first_length / block_columns(second_length));      \
+        for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {               \
+            rows_group<second_length>(group, scratch, twiddles, step_twiddles, output, state,   \
+                                      first_length, frames, rotation, offset,                   \
+                                      decibels_out != 0);                                       \
+        }                                                                                       \
     }
-}
+
+LOGPWRFFT_ROWS_KERNEL(128)
+LOGPWRFFT_ROWS_KERNEL(256)
+LOGPWRFFT_ROWS_KERNEL(512)
+LOGPWRFFT_ROWS_KERNEL(1024)
 
 // grcuda_logpwrfft_average's filter over powers that grcuda_logpwrfft_spectra_* left in
 // `output` (already in output order), replaced in place by the decibels: a block reads a

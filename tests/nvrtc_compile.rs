@@ -87,10 +87,18 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_moving_average_tiled_{name}"));
         expected.push(format!("grcuda_overlap_save_gather_{name}"));
         expected.push(format!("grcuda_overlap_save_extract_{name}"));
-        expected.push(format!("grcuda_overlap_save_segments_{name}"));
         expected.push(format!("grcuda_logpwrfft_frames_{name}"));
-        expected.push(format!("grcuda_logpwrfft_spectra_{name}"));
-        expected.push(format!("grcuda_logpwrfft_columns_{name}"));
+        // The kernels that fuse the shared-memory FFT, one per sequence length.
+        for length in [32, 64, 128, 256, 512, 1024, 2048, 4096] {
+            expected.push(format!("grcuda_overlap_save_segments_{name}_{length}"));
+            expected.push(format!("grcuda_logpwrfft_spectra_{name}_{length}"));
+        }
+        for length in [64, 128, 256, 512, 1024] {
+            expected.push(format!("grcuda_logpwrfft_columns_{name}_{length}"));
+        }
+    }
+    for length in [128, 256, 512, 1024] {
+        expected.push(format!("grcuda_logpwrfft_rows_{length}"));
     }
     for types in ["ccc", "ccf", "fff"] {
         expected.push(format!("grcuda_fir_filter_{types}"));
@@ -124,7 +132,6 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         "grcuda_logpwrfft_power",
         "grcuda_logpwrfft_average",
         "grcuda_logpwrfft_average_powers",
-        "grcuda_logpwrfft_rows",
     ] {
         expected.push(name.to_string());
     }

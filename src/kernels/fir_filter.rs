@@ -16,8 +16,9 @@ use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    FIR_FILTER_KERNELS, FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS,
-    OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS, OVERLAP_SAVE_SEGMENTS_KERNELS,
+    self, FIR_FILTER_KERNELS, FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS,
+    OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS,
+    OVERLAP_SAVE_SEGMENTS_KERNELS,
 };
 use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
@@ -509,9 +510,9 @@ pub(crate) unsafe fn overlap_save_segments(
     let on_cpu = || unsafe { segments_on_cpu(types, input, available, response, output, outputs, layout, rotation) };
     let segments_per_sequence = if complex { 1 } else { 2 };
     let sequences = segment_count.div_ceil(segments_per_sequence);
-    launch::run(stream, OVERLAP_SAVE_SEGMENTS_KERNELS.variant(types.sample_name()), on_cpu, |kernel| {
+    let kernels = program::for_samples(&OVERLAP_SAVE_SEGMENTS_KERNELS, types.sample_name());
+    launch::run(stream, kernels.variant(shared_fft::length_name(fft_size)), on_cpu, |kernel| {
         let (threads, per_block) = shared_fft::block_shape(fft_size, SEGMENTS_THREADS);
-        let (fft_size_argument, log2_argument) = (fft_size as i32, fft_size.trailing_zeros() as i32);
         let sizes = [available, outputs, step, length, offset, first, decimation, sequences].map(|size| size as u64);
         unsafe {
             kernel.launch_tiles(
@@ -525,8 +526,6 @@ pub(crate) unsafe fn overlap_save_segments(
                     argument(&twiddles),
                     argument(&output),
                     argument(&sizes[1]),
-                    argument(&fft_size_argument),
-                    argument(&log2_argument),
                     argument(&sizes[2]),
                     argument(&sizes[3]),
                     argument(&sizes[4]),

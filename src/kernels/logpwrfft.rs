@@ -21,8 +21,8 @@ use crate::error::{Error, Result};
 use crate::kernels::element::{Complex32, WindowElement};
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    LOGPWRFFT_AVERAGE_KERNELS, LOGPWRFFT_AVERAGE_POWERS_KERNELS, LOGPWRFFT_COLUMNS_KERNELS, LOGPWRFFT_FRAMES_KERNELS,
-    LOGPWRFFT_POWER_KERNELS, LOGPWRFFT_ROWS_KERNELS, LOGPWRFFT_SPECTRA_KERNELS,
+    self, LOGPWRFFT_AVERAGE_KERNELS, LOGPWRFFT_AVERAGE_POWERS_KERNELS, LOGPWRFFT_COLUMNS_KERNELS,
+    LOGPWRFFT_FRAMES_KERNELS, LOGPWRFFT_POWER_KERNELS, LOGPWRFFT_ROWS_KERNELS, LOGPWRFFT_SPECTRA_KERNELS,
 };
 use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
@@ -319,41 +319,41 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
     let (rotation_argument, decibels_argument) = (rotation as i32, i32::from(!averaging));
     let frames_argument = frames as u64;
     match four_step_lengths(length) {
-        None => launch::run(stream, LOGPWRFFT_SPECTRA_KERNELS.variant(T::NAME), on_cpu, |kernel| {
-            let (threads, frames_per_block) = shared_fft::block_shape(length, SPECTRUM_THREADS);
-            let stride_argument = stride as u64;
-            let (length_argument, log2_argument) = (length as i32, length.trailing_zeros() as i32);
-            unsafe {
-                kernel.launch_tiles(
-                    frames.div_ceil(frames_per_block),
-                    threads,
-                    shared_fft::shared_bytes(frames_per_block, length),
-                    &mut [
-                        argument(&input),
-                        argument(&stride_argument),
-                        argument(&window),
-                        argument(&twiddles),
-                        argument(&output),
-                        argument(&state),
-                        argument(&length_argument),
-                        argument(&log2_argument),
-                        argument(&frames_argument),
-                        argument(&rotation_argument),
-                        argument(&offset),
-                        argument(&decibels_argument),
-                    ],
-                )
-            }
-        })?,
+        None => {
+            let kernels = program::for_samples(&LOGPWRFFT_SPECTRA_KERNELS, T::NAME);
+            launch::run(stream, kernels.variant(shared_fft::length_name(length)), on_cpu, |kernel| {
+                let (threads, frames_per_block) = shared_fft::block_shape(length, SPECTRUM_THREADS);
+                let stride_argument = stride as u64;
+                unsafe {
+                    kernel.launch_tiles(
+                        frames.div_ceil(frames_per_block),
+                        threads,
+                        shared_fft::shared_bytes(frames_per_block, length),
+                        &mut [
+                            argument(&input),
+                            argument(&stride_argument),
+                            argument(&window),
+                            argument(&twiddles),
+                            argument(&output),
+                            argument(&state),
+                            argument(&frames_argument),
+                            argument(&rotation_argument),
+                            argument(&offset),
+                            argument(&decibels_argument),
+                        ],
+                    )
+                }
+            })?
+        }
         Some((first, second)) => {
             // The scratch holds, per frame, column n2's N1 transformed values at n2 * N1.
             let second_twiddles = twiddles + (shared_fft::twiddle_count(first) * size_of::<Complex32>()) as u64;
             let step_twiddles = second_twiddles + (shared_fft::twiddle_count(second) * size_of::<Complex32>()) as u64;
             let (first_argument, second_argument) = (first as i32, second as i32);
-            launch::run(stream, LOGPWRFFT_COLUMNS_KERNELS.variant(T::NAME), on_cpu, |kernel| {
+            let columns_kernels = program::for_samples(&LOGPWRFFT_COLUMNS_KERNELS, T::NAME);
+            launch::run(stream, columns_kernels.variant(shared_fft::length_name(first)), on_cpu, |kernel| {
                 let (columns, threads) = column_block(first);
                 let stride_argument = stride as u64;
-                let log2_argument = first.trailing_zeros() as i32;
                 unsafe {
                     kernel.launch_tiles(
                         frames * (second / columns),
@@ -365,8 +365,6 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
                             argument(&window),
                             argument(&twiddles),
                             argument(&scratch),
-                            argument(&first_argument),
-                            argument(&log2_argument),
                             argument(&second_argument),
                             argument(&frames_argument),
                         ],
@@ -376,11 +374,10 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
             if !stream.device().is_simulated() {
                 launch::run(
                     stream,
-                    LOGPWRFFT_ROWS_KERNELS.variant(""),
+                    LOGPWRFFT_ROWS_KERNELS.variant(shared_fft::length_name(second)),
                     || {},
                     |kernel| {
                         let (rows, threads) = column_block(second);
-                        let log2_argument = second.trailing_zeros() as i32;
                         unsafe {
                             kernel.launch_tiles(
                                 frames * (first / rows),
@@ -393,8 +390,6 @@ pub unsafe fn logpwrfft_spectra<T: SpectrumInput>(
                                     argument(&output),
                                     argument(&state),
                                     argument(&first_argument),
-                                    argument(&second_argument),
-                                    argument(&log2_argument),
                                     argument(&frames_argument),
                                     argument(&rotation_argument),
                                     argument(&offset),
@@ -468,4 +463,32 @@ unsafe fn spectra_on_cpu<T: SpectrumInput>(
     unsafe { cpu::logpwrfft_frames::<T>(input, stride, window, spectra_address, length, length * frames) };
     rustfft::FftPlanner::new().plan_fft_forward(length).process(&mut spectra);
     unsafe { cpu::logpwrfft_power(spectra_address, output, state, length, rotation, frames, alpha, offset) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length the spectra take has its kernels: a one-kernel length, or a four-step
+    /// split whose column and row lengths have kernels (`variant` panics otherwise).
+    #[test]
+    fn every_supported_length_has_its_kernels() {
+        for length in (0..usize::BITS).map(|log2| 1usize << log2).filter(|&length| logpwrfft_spectra_supported(length))
+        {
+            for sample_name in ["float32", "complex64"] {
+                match four_step_lengths(length) {
+                    None => {
+                        program::for_samples(&LOGPWRFFT_SPECTRA_KERNELS, sample_name)
+                            .variant(shared_fft::length_name(length));
+                    }
+                    Some((first, second)) => {
+                        assert_eq!(first * second, length);
+                        program::for_samples(&LOGPWRFFT_COLUMNS_KERNELS, sample_name)
+                            .variant(shared_fft::length_name(first));
+                        LOGPWRFFT_ROWS_KERNELS.variant(shared_fft::length_name(second));
+                    }
+                }
+            }
+        }
+    }
 }

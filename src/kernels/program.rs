@@ -10,7 +10,7 @@
 //! place that names the kernels the launchers launch.
 
 use crate::kernels::module_cache::Handles;
-use crate::kernels::{element, move_unit};
+use crate::kernels::{element, move_unit, shared_fft};
 
 /// One kernel source file.
 #[derive(Clone, Copy, Debug)]
@@ -129,18 +129,31 @@ pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_multiply", [""]);
 pub(crate) static OVERLAP_SAVE_EXTRACT_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_extract_", element::WINDOW_ELEMENT_NAMES);
-pub(crate) static OVERLAP_SAVE_SEGMENTS_KERNELS: Kernels<2> =
-    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_segments_", element::WINDOW_ELEMENT_NAMES);
+/// Per sample type (float32, complex64), the kernels of each FFT size.
+pub(crate) static OVERLAP_SAVE_SEGMENTS_KERNELS: [Kernels<8>; 2] = [
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_segments_float32_", shared_fft::LENGTH_NAMES),
+    Kernels::new(&FIR_FILTER, "grcuda_overlap_save_segments_complex64_", shared_fft::LENGTH_NAMES),
+];
 pub(crate) static LOAD_KERNELS: Kernels<1> = Kernels::new(&LOAD, "grcuda_load", [""]);
 pub(crate) static LOGPWRFFT_FRAMES_KERNELS: Kernels<2> =
     Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_frames_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static LOGPWRFFT_POWER_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_power", [""]);
 pub(crate) static LOGPWRFFT_AVERAGE_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_average", [""]);
-pub(crate) static LOGPWRFFT_SPECTRA_KERNELS: Kernels<2> =
-    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_spectra_", element::WINDOW_ELEMENT_NAMES);
-pub(crate) static LOGPWRFFT_COLUMNS_KERNELS: Kernels<2> =
-    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_columns_", element::WINDOW_ELEMENT_NAMES);
-pub(crate) static LOGPWRFFT_ROWS_KERNELS: Kernels<1> = Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_rows", [""]);
+/// Per input type (float32, complex64), the kernels of each frame length.
+pub(crate) static LOGPWRFFT_SPECTRA_KERNELS: [Kernels<8>; 2] = [
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_spectra_float32_", shared_fft::LENGTH_NAMES),
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_spectra_complex64_", shared_fft::LENGTH_NAMES),
+];
+/// The four-step form's lengths: columns of N1 = 64 to 1024 values, rows of N2 = 128 to 1024.
+const FOUR_STEP_COLUMN_NAMES: [&str; 5] = ["64", "128", "256", "512", "1024"];
+const FOUR_STEP_ROW_NAMES: [&str; 4] = ["128", "256", "512", "1024"];
+/// Per input type (float32, complex64), the kernels of each column length.
+pub(crate) static LOGPWRFFT_COLUMNS_KERNELS: [Kernels<5>; 2] = [
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_columns_float32_", FOUR_STEP_COLUMN_NAMES),
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_columns_complex64_", FOUR_STEP_COLUMN_NAMES),
+];
+pub(crate) static LOGPWRFFT_ROWS_KERNELS: Kernels<4> =
+    Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_rows_", FOUR_STEP_ROW_NAMES);
 pub(crate) static LOGPWRFFT_AVERAGE_POWERS_KERNELS: Kernels<1> =
     Kernels::new(&LOGPWRFFT, "grcuda_logpwrfft_average_powers", [""]);
 
@@ -167,6 +180,19 @@ pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_scatter", [""]);
 pub(crate) static PFB_CHANNELIZER_GATHER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_gather", [""]);
+
+/// The family of `families` (one per sample type, in [`element::WINDOW_ELEMENT_NAMES`]'s order)
+/// for samples named `sample_name` ("float32" or "complex64").
+pub(crate) fn for_samples<const N: usize>(
+    families: &'static [Kernels<N>; 2],
+    sample_name: &str,
+) -> &'static Kernels<N> {
+    let index = element::WINDOW_ELEMENT_NAMES
+        .iter()
+        .position(|&known| known == sample_name)
+        .expect("launchers ask only for float32 or complex64 samples");
+    &families[index]
+}
 
 /// One `extern "C" __global__` function: its program, its name (`base` followed by `variant`)
 /// and its handles on the devices where it is loaded.
@@ -233,8 +259,8 @@ mod tests {
             .chain(kernels(&LOGPWRFFT_FRAMES_KERNELS))
             .chain(kernels(&LOGPWRFFT_POWER_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_KERNELS))
-            .chain(kernels(&LOGPWRFFT_SPECTRA_KERNELS))
-            .chain(kernels(&LOGPWRFFT_COLUMNS_KERNELS))
+            .chain(LOGPWRFFT_SPECTRA_KERNELS.iter().flat_map(kernels))
+            .chain(LOGPWRFFT_COLUMNS_KERNELS.iter().flat_map(kernels))
             .chain(kernels(&LOGPWRFFT_ROWS_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_POWERS_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))

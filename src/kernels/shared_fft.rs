@@ -10,6 +10,17 @@ use crate::kernels::element::Complex32;
 /// The sequence lengths the shared-memory FFT transforms (powers of two).
 pub(crate) const SHARED_FFT_LENGTHS: std::ops::RangeInclusive<usize> = 32..=4096;
 
+/// [`SHARED_FFT_LENGTHS`] as the suffixes of the kernels that fuse the FFT: a kernel takes its
+/// sequence length as a template parameter, so that its indices fold into constants, and each
+/// length is a kernel of its own (`grcuda_logpwrfft_spectra_float32_1024`).
+pub(crate) const LENGTH_NAMES: [&str; 8] = ["32", "64", "128", "256", "512", "1024", "2048", "4096"];
+
+/// The kernel name suffix of sequences of `length` values, one of [`SHARED_FFT_LENGTHS`].
+pub(crate) fn length_name(length: usize) -> &'static str {
+    debug_assert!(length.is_power_of_two() && SHARED_FFT_LENGTHS.contains(&length));
+    LENGTH_NAMES[(length.trailing_zeros() - SHARED_FFT_LENGTHS.start().trailing_zeros()) as usize]
+}
+
 /// Values each thread holds through a pass (`SHARED_FFT_VALUES` in the source): a sequence of
 /// `length` values takes `length / SHARED_FFT_VALUES` threads.
 pub(crate) const SHARED_FFT_VALUES: usize = 16;
@@ -57,6 +68,18 @@ pub(crate) fn shared_bytes(sequences: usize, length: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_length_has_its_name() {
+        let lengths: Vec<usize> = LENGTH_NAMES.iter().map(|name| name.parse().unwrap()).collect();
+        assert_eq!(lengths, (5..=12).map(|log2| 1 << log2).collect::<Vec<usize>>());
+        assert!(
+            SHARED_FFT_LENGTHS
+                .clone()
+                .filter(|length| length.is_power_of_two())
+                .all(|length| length_name(length) == length.to_string())
+        );
+    }
 
     #[test]
     fn the_table_has_fifteen_entries_per_stride_of_the_twiddled_passes() {

@@ -39,6 +39,18 @@ inline bool same_bits(complex64 a, complex64 b)
 inline std::complex<double> widened(float a) { return a; }
 inline std::complex<double> widened(complex64 a) { return { a.real, a.imag }; }
 
+// The kernel of a family instantiated per length of the shared-memory FFT (32 to 4096, as
+// `prefix` followed by the length), for `length`.
+#define SHARED_FFT_KERNEL(prefix, length) \
+    ((length) == 32     ? prefix##32      \
+     : (length) == 64   ? prefix##64      \
+     : (length) == 128  ? prefix##128     \
+     : (length) == 256  ? prefix##256     \
+     : (length) == 512  ? prefix##512     \
+     : (length) == 1024 ? prefix##1024    \
+     : (length) == 2048 ? prefix##2048    \
+                        : prefix##4096)
+
 // shared_fft::twiddles() of src/kernels/shared_fft.rs: for each pass after the first
 // (stride s), entries (r - 1) * s + k = exp(-2 pi i r k / (16 s)).
 inline std::vector<complex64> shared_fft_twiddles(int length)

@@ -29,8 +29,6 @@ using Segments = void (*)(const T*,
                           const complex64*,
                           T*,
                           count_type,
-                          int,
-                          int,
                           count_type,
                           count_type,
                           count_type,
@@ -88,8 +86,6 @@ bool check(const char* name,
                             table.data(),
                             output.data(),
                             outputs,
-                            fft_size,
-                            __builtin_ctz(fft_size),
                             step,
                             length,
                             offset,
@@ -161,30 +157,36 @@ int main()
                         random_taps(tap_count, false, generator);
                     const std::vector<Exact> complex_taps =
                         random_taps(tap_count, true, generator);
-                    failures += !check<float>("fff",
-                                              grcuda_overlap_save_segments_float32,
-                                              real_taps,
-                                              fft_size,
-                                              decimation,
-                                              first,
-                                              outputs,
-                                              none);
-                    failures += !check<complex64>("ccf",
-                                                  grcuda_overlap_save_segments_complex64,
-                                                  real_taps,
-                                                  fft_size,
-                                                  decimation,
-                                                  first,
-                                                  outputs,
-                                                  turning);
-                    failures += !check<complex64>("ccc",
-                                                  grcuda_overlap_save_segments_complex64,
-                                                  complex_taps,
-                                                  fft_size,
-                                                  decimation,
-                                                  first,
-                                                  outputs,
-                                                  none);
+                    failures += !check<float>(
+                        "fff",
+                        SHARED_FFT_KERNEL(grcuda_overlap_save_segments_float32_,
+                                          fft_size),
+                        real_taps,
+                        fft_size,
+                        decimation,
+                        first,
+                        outputs,
+                        none);
+                    failures += !check<complex64>(
+                        "ccf",
+                        SHARED_FFT_KERNEL(grcuda_overlap_save_segments_complex64_,
+                                          fft_size),
+                        real_taps,
+                        fft_size,
+                        decimation,
+                        first,
+                        outputs,
+                        turning);
+                    failures += !check<complex64>(
+                        "ccc",
+                        SHARED_FFT_KERNEL(grcuda_overlap_save_segments_complex64_,
+                                          fft_size),
+                        complex_taps,
+                        fft_size,
+                        decimation,
+                        first,
+                        outputs,
+                        none);
                     cases += 3;
                 }
             }
