@@ -1536,6 +1536,47 @@ enum grcuda_status grcuda_pfb_channelizer_filter_ccf(const struct grcuda_stream 
                                                      size_t first_rotation);
 
 /**
+ * Whether grcuda_pfb_channelizer_spectra_ccf() takes `channels`: a power of two from 32 to
+ * 4096. For other counts use grcuda_pfb_channelizer_filter_ccf() and an FFT plan.
+ */
+GRCUDA_MUST_USE bool grcuda_pfb_channelizer_spectra_supported(size_t channels);
+
+/**
+ * The twiddle table grcuda_pfb_channelizer_spectra_ccf() reads for `channels`, which the
+ * caller copies to device memory once and passes to every call. Stores the table's length in
+ * complex floats in `*count_out`, and, when `capacity` (in complex floats) holds it, the
+ * table into `table` (host memory, two floats per entry); pass NULL and 0 to ask for the
+ * length. InvalidArgument for a count grcuda_pfb_channelizer_spectra_supported() refuses or
+ * a capacity that is neither 0 nor enough.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_pfb_channelizer_spectra_twiddles(size_t channels,
+                                                           void *table,
+                                                           size_t capacity,
+                                                           size_t *count_out);
+
+/**
+ * grcuda_pfb_channelizer_filter_ccf() and the unnormalised inverse FFT of each row in one
+ * kernel, for the channel counts grcuda_pfb_channelizer_spectra_supported() accepts: with
+ * M = channels, spectra[s * M + k] is the sum over n < M of row_s[n] * exp(2 pi i n k / M),
+ * row s being what grcuda_pfb_channelizer_filter_ccf() writes to spectra[s * M] onwards,
+ * rounded as the filter bank and cuFFT round (not bit for bit). `twiddles` holds the table of
+ * grcuda_pfb_channelizer_spectra_twiddles() in device memory; the other arguments are the
+ * filter bank's.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_pfb_channelizer_spectra_ccf(const struct grcuda_stream *stream,
+                                                      const void *input,
+                                                      const float *taps,
+                                                      const void *twiddles,
+                                                      void *spectra,
+                                                      size_t channels,
+                                                      size_t taps_per_branch,
+                                                      size_t step_advance,
+                                                      size_t steps,
+                                                      size_t first_rotation);
+
+/**
  * The polyphase channelizer's outputs, after its inverse FFT: output o (< outputs), item s
  * (< steps) = spectra[s * channels + channel_map[o]], written at byte address
  * output_base + output_offsets[o] + 8 * s (the sum wrapping modulo 2^64). `channel_map`

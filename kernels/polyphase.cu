@@ -15,6 +15,7 @@
 // inverse FFT of each row gives the channels directly.
 
 #include "grcuda_common.cuh"
+#include "shared_fft.cuh"
 
 // Read-only loads through the texture path: neighbouring threads read overlapping input
 // windows and the same few taps, which this cache serves without DRAM traffic.
@@ -28,7 +29,74 @@ __device__ inline complex64 load<complex64>(const complex64* address) {
     return complex64{value.x, value.y};
 }
 
-// Steps each thread filters: the branch's taps are loaded once for all of them.
+namespace {
+
+// The sums of branch `branch` for the R steps from `first_step` on into `totals` (zero for
+// steps from `steps` on), taps loaded once for all of them.
+template <int R>
+__device__ inline void filter_branch(const complex64* __restrict__ input, const float* __restrict__ taps,
+                                     count_type channels, count_type taps_per_branch,
+                                     count_type step_advance, count_type steps, count_type branch,
+                                     count_type first_step, complex64 (&totals)[R]) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        totals[r] = grcuda::zero<complex64>();
+    }
+    if (step_advance == channels) {
+        // Without oversampling, step s reads with tap k row j = T + s - k of the input
+        // (item j * M - 1 - f), so the thread's steps share their rows: for a block of R
+        // taps, window item i is row base + i, which step r reads with tap t of the block at
+        // i = r - t + R - 1. The window's items sit in registers indexed at compile time,
+        // each loaded when tap t first needs it (item R - 1 - t), so that the rows a block
+        // no longer needs are not live. The sums are the same multiply-adds in the same
+        // order as below (taps in increasing k).
+        const count_type last_row = taps_per_branch + steps - 1;
+        const auto row = [&](count_type j) {
+            return j <= last_row ? load(input + j * channels - 1 - branch) : grcuda::zero<complex64>();
+        };
+        for (count_type block = 0; block < taps_per_branch; block += R) {
+            const count_type taps_left = taps_per_branch - block;
+            // Wraps below zero for the last blocks of long filters; base + i does not for any
+            // item a tap reads.
+            const count_type base = taps_per_branch + first_step - block - (R - 1);
+            complex64 window[2 * R - 1];
+#pragma unroll
+            for (int i = R - 1; i < 2 * R - 1; ++i) {
+                window[i] = row(base + i);
+            }
+#pragma unroll
+            for (int t = 0; t < R; ++t) {
+                if ((count_type)t < taps_left) {
+                    if (t > 0) {
+                        window[R - 1 - t] = row(base + R - 1 - t);
+                    }
+                    const float tap = load(taps + branch + (block + t) * channels);
+#pragma unroll
+                    for (int r = 0; r < R; ++r) {
+                        totals[r] = grcuda::multiply_add(window[r - t + R - 1], tap, totals[r]);
+                    }
+                }
+            }
+        }
+    } else {
+        const complex64* newest =
+            input + taps_per_branch * channels + first_step * step_advance - 1 - branch;
+        for (count_type k = 0; k < taps_per_branch; ++k) {
+            const float tap = load(taps + branch + k * channels);
+            const complex64* column = newest - k * channels;
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                if (first_step + r < steps) {
+                    totals[r] = grcuda::multiply_add(load(column + r * step_advance), tap, totals[r]);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+// Steps each thread of the filter bank filters: the branch's taps are loaded once for all.
 #define CHANNELIZER_STEPS_PER_THREAD 16
 
 // Work item w is branch w mod M of steps (w / M) * CHANNELIZER_STEPS_PER_THREAD onwards, so
@@ -43,60 +111,8 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
         const count_type branch = w % channels;
         const count_type first_step = (w / channels) * R;
         complex64 totals[R];
-#pragma unroll
-        for (int r = 0; r < R; ++r) {
-            totals[r] = grcuda::zero<complex64>();
-        }
-        if (step_advance == channels) {
-            // Without oversampling, step s reads with tap k row j = T + s - k of the input
-            // (item j * M - 1 - f), so the thread's steps share their rows: for a block of R
-            // taps, window item i is row base + i, which step r reads with tap t of the block
-            // at i = r - t + R - 1. The window's items sit in registers indexed at compile
-            // time, each loaded when tap t first needs it (item R - 1 - t), so that the rows a
-            // block no longer needs are not live. The sums are the same multiply-adds in the
-            // same order as below (taps in increasing k).
-            const count_type last_row = taps_per_branch + steps - 1;
-            const auto row = [&](count_type j) {
-                return j <= last_row ? load(input + j * channels - 1 - branch) : grcuda::zero<complex64>();
-            };
-            for (count_type block = 0; block < taps_per_branch; block += R) {
-                const count_type taps_left = taps_per_branch - block;
-                // Wraps below zero for the last blocks of long filters; base + i does not
-                // for any item a tap reads.
-                const count_type base = taps_per_branch + first_step - block - (R - 1);
-                complex64 window[2 * R - 1];
-#pragma unroll
-                for (int i = R - 1; i < 2 * R - 1; ++i) {
-                    window[i] = row(base + i);
-                }
-#pragma unroll
-                for (int t = 0; t < R; ++t) {
-                    if ((count_type)t < taps_left) {
-                        if (t > 0) {
-                            window[R - 1 - t] = row(base + R - 1 - t);
-                        }
-                        const float tap = load(taps + branch + (block + t) * channels);
-#pragma unroll
-                        for (int r = 0; r < R; ++r) {
-                            totals[r] = grcuda::multiply_add(window[r - t + R - 1], tap, totals[r]);
-                        }
-                    }
-                }
-            }
-        } else {
-            const complex64* newest =
-                input + taps_per_branch * channels + first_step * step_advance - 1 - branch;
-            for (count_type k = 0; k < taps_per_branch; ++k) {
-                const float tap = load(taps + branch + k * channels);
-                const complex64* column = newest - k * channels;
-#pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    if (first_step + r < steps) {
-                        totals[r] = grcuda::multiply_add(load(column + r * step_advance), tap, totals[r]);
-                    }
-                }
-            }
-        }
+        filter_branch<R>(input, taps, channels, taps_per_branch, step_advance, steps, branch,
+                         first_step, totals);
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             const count_type step = first_step + r;
@@ -108,6 +124,92 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
         }
     }
 }
+
+// The filter bank and the inverse FFT in one kernel, for M = 32 to 4096 channels (a power of
+// two): a block takes CHANNELIZER_ROW_VALUES / M consecutive steps, filters their rows into
+// shared memory (conjugated, rotated into their slots), transforms each row there with the
+// shared-memory FFT (the inverse as the forward transform of the conjugates) and writes the
+// channels, conjugated back, to spectra[s * M + k]: a sample is read from device memory once
+// per block of steps that uses it and a channel written once, against the filter bank's
+// spectra going through device memory to cuFFT and back. The sums are the filter bank's.
+#define CHANNELIZER_ROW_VALUES 4096
+#define CHANNELIZER_SPECTRA_THREADS 256
+
+namespace {
+
+__device__ inline complex64 conjugate(complex64 value) { return complex64{value.real, -value.imag}; }
+
+// Group `group` of the call's steps: CHANNELIZER_ROW_VALUES / M of them.
+template <int M>
+__device__ __noinline__ void channelizer_spectra_group(count_type group, const complex64* __restrict__ input,
+                                                       const float* __restrict__ taps,
+                                                       const complex64* twiddles, complex64* spectra,
+                                                       count_type taps_per_branch,
+                                                       count_type step_advance, count_type steps,
+                                                       count_type first_rotation) {
+    extern __shared__ complex64 rows[];
+    constexpr int steps_per_group = CHANNELIZER_ROW_VALUES / M;
+    // Steps a thread filters per branch (the register window's length): 8, or the group's.
+    constexpr int run = steps_per_group < 8 ? steps_per_group : 8;
+    constexpr int runs_per_thread = CHANNELIZER_ROW_VALUES / run / CHANNELIZER_SPECTRA_THREADS;
+    const count_type first_step = group * steps_per_group;
+    // Work item w: branch w mod M of the run (w / M) * run onwards; a warp reads
+    // consecutive taps and input items and writes consecutive slots.
+#pragma unroll
+    for (int i = 0; i < runs_per_thread; ++i) {
+        const int w = threadIdx.x + i * CHANNELIZER_SPECTRA_THREADS;
+        const int branch = w % M;
+        const int first_row = w / M * run;
+        complex64 totals[run];
+        filter_branch<run>(input, taps, M, taps_per_branch, step_advance, steps, branch,
+                           first_step + first_row, totals);
+#pragma unroll
+        for (int r = 0; r < run; ++r) {
+            const count_type step = first_step + first_row + r;
+            const int rotation = int((first_rotation + step * step_advance) & (M - 1));
+            rows[(first_row + r) * shared_fft_slice_values(M) + shared_fft_index((branch - rotation) & (M - 1))] =
+                conjugate(totals[r]);
+        }
+    }
+    __syncthreads();
+    // Row `local` of the group, M / 16 threads each: the block's threads transform every row.
+    constexpr int threads_per_row = M / 16;
+    const int local = threadIdx.x / threads_per_row;
+    const int t = threadIdx.x % threads_per_row;
+    const count_type step = first_step + local;
+    complex64* x = rows + local * shared_fft_slice_values(M);
+    shared_fft<M, true, false>(
+        x, t, twiddles, [&](int i) { return x[shared_fft_index(i)]; },
+        [&](int k, complex64 value) {
+            if (step < steps) spectra[step * M + k] = conjugate(value);
+        });
+}
+
+}  // namespace
+
+#define CHANNELIZER_SPECTRA_KERNEL(channels)                                                       \
+    extern "C" __global__ void __launch_bounds__(CHANNELIZER_SPECTRA_THREADS, 3)                  \
+        grcuda_pfb_channelizer_spectra_##channels(                                                 \
+            const complex64* __restrict__ input, const float* __restrict__ taps,                   \
+            const complex64* twiddles, complex64* spectra, count_type taps_per_branch,             \
+            count_type step_advance, count_type steps, count_type first_rotation) {                \
+        constexpr count_type steps_per_group = CHANNELIZER_ROW_VALUES / channels;                  \
+        const count_type groups = (steps + steps_per_group - 1) / steps_per_group;                 \
+        for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {                  \
+            channelizer_spectra_group<channels>(group, input, taps, twiddles, spectra,             \
+                                                taps_per_branch, step_advance, steps,              \
+                                                first_rotation);                                   \
+        }                                                                                          \
+    }
+
+CHANNELIZER_SPECTRA_KERNEL(32)
+CHANNELIZER_SPECTRA_KERNEL(64)
+CHANNELIZER_SPECTRA_KERNEL(128)
+CHANNELIZER_SPECTRA_KERNEL(256)
+CHANNELIZER_SPECTRA_KERNEL(512)
+CHANNELIZER_SPECTRA_KERNEL(1024)
+CHANNELIZER_SPECTRA_KERNEL(2048)
+CHANNELIZER_SPECTRA_KERNEL(4096)
 
 // Channel outputs, one array per output port: output o, item s = spectra[s * M +
 // channel_map[o]]. Output o lives at output_base + output_offsets[o] (bytes, modulo 2^64),

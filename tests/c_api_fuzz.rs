@@ -1448,6 +1448,7 @@ impl Fuzzer {
                 self.check("grcuda_load", status, scope, || format!("{input:#x}, {output:#x}, {bytes}, {iterations}"));
             }
             27 => self.rational_resampler_call(stream, backend),
+            28 if self.rng.percent(50) => self.channelizer_spectra_call(stream, backend),
             28 => self.channelizer_filter_call(stream, backend),
             29 => self.channelizer_scatter_call(stream, backend),
             30 => self.channelizer_gather_call(stream, backend),
@@ -1515,30 +1516,16 @@ impl Fuzzer {
     /// The spectrum kernels with the queries that size their table and scratch: lengths they
     /// take (one kernel up to 4096, two above) and lengths they refuse.
     fn logpwrfft_spectra_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
-        use grcuda_status::GRCUDA_STATUS_OK;
         let length = self.rng.pick(&[0, 16, 32, 64, 256, 1000, 1024, 1 << 40, usize::MAX]);
         let frames = self.rng.pick(&[0, 1, 2, 3, usize::MAX]);
         let supported = grcuda_logpwrfft_spectra_supported(length);
         self.count_call("grcuda_logpwrfft_spectra_supported");
-        let mut entries = usize::MAX;
-        let count_out = if self.rng.percent(5) { null_mut() } else { &mut entries as *mut usize };
-        let status = grcuda_logpwrfft_spectra_twiddles(length, null_mut(), 0, count_out);
-        self.check("grcuda_logpwrfft_spectra_twiddles", status, Scope::Simulated, || format!("{length}, NULL, 0"));
-        if !count_out.is_null() && (status == GRCUDA_STATUS_OK) != supported {
-            self.fail(&format!(
-                "grcuda_logpwrfft_spectra_twiddles({length}) returned {status:?}, supported: {supported}"
-            ));
-        }
-        if status == GRCUDA_STATUS_OK {
-            let mut table = vec![grcuda_complex32 { real: 0.0, imag: 0.0 }; entries];
-            let capacity = self.rng.pick(&[entries, entries.saturating_sub(1), entries + 3]);
-            let pointer = if self.rng.percent(5) { null_mut() } else { table.as_mut_ptr() };
-            self.arm();
-            let status = grcuda_logpwrfft_spectra_twiddles(length, pointer as _, capacity, &mut entries);
-            self.check("grcuda_logpwrfft_spectra_twiddles", status, Scope::Simulated, || {
-                format!("{length}, {pointer:?}, {capacity}")
-            });
-        }
+        let entries = self.twiddle_table(
+            "grcuda_logpwrfft_spectra_twiddles",
+            grcuda_logpwrfft_spectra_twiddles,
+            length,
+            supported,
+        );
         let mut scratch_count = usize::MAX;
         self.arm();
         let status = grcuda_logpwrfft_spectra_scratch(length, frames, &mut scratch_count);
@@ -1551,7 +1538,7 @@ impl Fuzzer {
         let complex = self.rng.percent(50);
         let input = self.array(backend, span, if complex { 8 } else { 4 });
         let window = self.array(backend, length, 4);
-        let twiddles = self.array(backend, if status == GRCUDA_STATUS_OK { entries } else { 1 }, 8);
+        let twiddles = self.array(backend, entries.unwrap_or(1), 8);
         let scratch = if self.rng.percent(10) { 0 } else { self.array(backend, scratch_count.max(1), 8) };
         let output = if self.rng.percent(10) { input } else { self.array(backend, total, 4) };
         let state = if self.rng.percent(10) { output } else { self.array(backend, length, 4) };
@@ -1578,6 +1565,39 @@ impl Fuzzer {
         self.check(function, status, scope_of(backend), || {
             format!("{input:#x}, stride {stride}, scratch {scratch:#x}, {output:#x}, {state:#x}, {length} x {frames}, alpha {alpha}")
         });
+    }
+
+    /// Asks `function` (a twiddle-table query) for the length of the table of `length`, then
+    /// for the table into host memory with a capacity that is enough or not; checks that the
+    /// query succeeds exactly for the lengths `supported` says. Returns the table's entries
+    /// when the first query succeeded.
+    fn twiddle_table(
+        &mut self,
+        function: &'static str,
+        query: extern "C" fn(usize, *mut c_void, usize, *mut usize) -> grcuda_status,
+        length: usize,
+        supported: bool,
+    ) -> Option<usize> {
+        use grcuda_status::GRCUDA_STATUS_OK;
+        let mut entries = usize::MAX;
+        let count_out = if self.rng.percent(5) { null_mut() } else { &mut entries as *mut usize };
+        self.arm();
+        let status = query(length, null_mut(), 0, count_out);
+        self.check(function, status, Scope::Simulated, || format!("{length}, NULL, 0"));
+        if !count_out.is_null() && (status == GRCUDA_STATUS_OK) != supported {
+            self.fail(&format!("{function}({length}) returned {status:?}, supported: {supported}"));
+        }
+        if status != GRCUDA_STATUS_OK {
+            return None;
+        }
+        let mut table = vec![grcuda_complex32 { real: 0.0, imag: 0.0 }; entries];
+        let capacity = self.rng.pick(&[entries, entries.saturating_sub(1), entries + 3]);
+        let pointer = if self.rng.percent(5) { null_mut() } else { table.as_mut_ptr() };
+        let mut stored = usize::MAX;
+        self.arm();
+        let status = query(length, pointer as _, capacity, &mut stored);
+        self.check(function, status, Scope::Simulated, || format!("{length}, {pointer:?}, {capacity}"));
+        Some(entries)
     }
 
     /// A polyphase factor (interpolation, decimation, taps per phase, channels): mostly
@@ -1698,6 +1718,52 @@ impl Fuzzer {
         );
         self.check("grcuda_pfb_channelizer_filter_ccf", status, scope_of(backend), || {
             format!("{input:#x}, {taps:#x}, {spectra:#x}, {shape:?}, rotation {first_rotation}")
+        });
+    }
+
+    /// The filter bank and inverse FFT in one kernel, with the query that sizes its table:
+    /// channel counts it takes (powers of two from 32 to 4096) and counts it refuses.
+    fn channelizer_spectra_call(&mut self, stream: *const grcuda_stream, backend: Option<Backend>) {
+        // Valid calls keep their arrays within the fuzzer's memory (64 channels, 3 taps per
+        // branch and 3 steps at most).
+        let channels = self.rng.pick(&[0, 16, 32, 64, 48, 8192, usize::MAX]);
+        let supported = grcuda_pfb_channelizer_spectra_supported(channels);
+        self.count_call("grcuda_pfb_channelizer_spectra_supported");
+        let entries = self.twiddle_table(
+            "grcuda_pfb_channelizer_spectra_twiddles",
+            grcuda_pfb_channelizer_spectra_twiddles,
+            channels,
+            supported,
+        );
+        let taps_per_branch = self.rng.pick(&[0, 1, 3, usize::MAX]);
+        let step_advance = self.rng.pick(&[0, 1, channels / 2, channels, channels.saturating_add(1)]);
+        let steps = self.rng.pick(&[0, 1, 3, usize::MAX]);
+        let first_rotation = self.rng.pick(&[0, 5, channels]);
+        let shape = grcuda::kernels::ChannelizerShape { channels, taps_per_branch, step_advance, steps };
+        let input_items = shape.input_items().unwrap_or(usize::MAX);
+        let input = self.array(backend, input_items, 8);
+        let taps = self.array(backend, channels.saturating_mul(taps_per_branch), 4);
+        let twiddles = self.array(backend, entries.unwrap_or(1), 8);
+        let spectra = match self.rng.below(10) {
+            0 => input,
+            1 => twiddles,
+            _ => self.array(backend, channels.saturating_mul(steps), 8),
+        };
+        self.arm();
+        let status = grcuda_pfb_channelizer_spectra_ccf(
+            stream,
+            input as _,
+            taps as _,
+            twiddles as _,
+            spectra as _,
+            channels,
+            taps_per_branch,
+            step_advance,
+            steps,
+            first_rotation,
+        );
+        self.check("grcuda_pfb_channelizer_spectra_ccf", status, scope_of(backend), || {
+            format!("{input:#x}, {taps:#x}, {twiddles:#x}, {spectra:#x}, {shape:?}, rotation {first_rotation}")
         });
     }
 

@@ -111,6 +111,6 @@ fn moving_average_kernels_match_their_definition_and_each_other() {
 }
 
 #[test]
-fn channelizer_filter_bank_matches_the_cpu_backend() {
+fn channelizer_kernels_match_the_cpu_backend_and_their_definition() {
     run_emulated("channelizer.cc", "polyphase.cu");
 }

@@ -261,7 +261,10 @@ fn pfb_channelizer_matches_gnu_radio() {
     let harness = Harness::new("polyphase tests");
     let mut rng = StdRng::seed_from_u64(12);
     // (channels, taps per branch, step advance): oversample rates 1, 2 and 4/3.
-    for (channels, taps_per_branch, step_advance) in [(8, 3, 8), (8, 5, 4), (16, 4, 12), (5, 2, 5)] {
+    // 32 and 64 channels also take the filter bank and transform in one kernel.
+    for (channels, taps_per_branch, step_advance) in
+        [(8, 3, 8), (8, 5, 4), (16, 4, 12), (5, 2, 5), (32, 3, 32), (64, 17, 32)]
+    {
         let output_multiple = (1..).find(|k| (k * step_advance) % channels == 0).unwrap();
         let steps = output_multiple * 61;
         let taps = random::<f32>(&mut rng, channels * taps_per_branch);
@@ -271,6 +274,9 @@ fn pfb_channelizer_matches_gnu_radio() {
         // The vector output's map: an entry per channel, repeats allowed.
         let vector_map: Vec<usize> = (0..channels).map(|o| (o * 3 + 1) % channels).collect();
         let expected_vectors = reference_channelizer(&input, &taps, channels, step_advance, steps, &vector_map);
+        let one_kernel = kernels::pfb_channelizer_spectra_supported(channels);
+        let every_channel: Vec<usize> = (0..channels).collect();
+        let expected_channels = reference_channelizer(&input, &taps, channels, step_advance, steps, &every_channel);
 
         let history = taps_per_branch * channels - step_advance;
         let mut padded = vec![Complex32::new(0.0, 0.0); history];
@@ -285,6 +291,9 @@ fn pfb_channelizer_matches_gnu_radio() {
         let offsets_buffer = harness.upload(&offsets);
         let vector_map_buffer = harness.upload(&vector_map.iter().map(|&c| c as i32).collect::<Vec<_>>());
         let vectors = harness.allocate::<Complex32>(steps * channels);
+        let fused = harness.allocate::<Complex32>(steps * channels);
+        let twiddles =
+            one_kernel.then(|| harness.upload(&kernels::pfb_channelizer_spectra_twiddles(channels).unwrap()));
         let mut plan = FftPlan::new(&harness.stream, FftKind::Inverse, channels).unwrap();
         let mut first_step = 0;
         for call_steps in [output_multiple, output_multiple * 7, output_multiple * 53] {
@@ -320,10 +329,32 @@ fn pfb_channelizer_matches_gnu_radio() {
                     call_steps,
                 )
                 .unwrap();
+                if let Some(twiddles) = &twiddles {
+                    kernels::pfb_channelizer_spectra(
+                        &harness.stream,
+                        input_address,
+                        taps_buffer.address(),
+                        twiddles.address(),
+                        fused.address() + (first_step * channels * 8) as u64,
+                        shape,
+                        rotation,
+                    )
+                    .unwrap();
+                }
             }
             first_step += call_steps;
         }
         assert_eq!(first_step, steps);
+        if one_kernel {
+            let actual = harness.read::<Complex32>(fused.address(), steps * channels);
+            for (channel, expected) in expected_channels.iter().enumerate() {
+                let output: Vec<Complex64> = (0..steps).map(|s| actual[s * channels + channel].wide()).collect();
+                let what = format!(
+                    "one kernel: {channels} channels, {taps_per_branch} taps, advance {step_advance}, channel {channel}"
+                );
+                assert_close(&what, &output, expected);
+            }
+        }
         let actual = harness.read::<Complex32>(output_buffer.address(), output_stride * channel_map.len());
         for (o, expected) in expected.iter().enumerate() {
             let output: Vec<Complex64> =
@@ -339,4 +370,41 @@ fn pfb_channelizer_matches_gnu_radio() {
             assert_close(&what, &output, expected);
         }
     }
+}
+
+#[test]
+fn channelizer_in_one_kernel_refuses_what_it_cannot_transform() {
+    let harness = Harness::new("polyphase tests");
+    let buffer = harness.allocate::<Complex32>(4096);
+    for channels in [16, 48, 8192] {
+        assert!(!kernels::pfb_channelizer_spectra_supported(channels));
+        let error = kernels::pfb_channelizer_spectra_twiddles(channels).unwrap_err().to_string();
+        assert!(error.contains("power-of-two") && error.contains("FFT plan"), "{error}");
+        let shape = ChannelizerShape { channels, taps_per_branch: 1, step_advance: channels, steps: 1 };
+        let address = buffer.address();
+        let error =
+            unsafe { kernels::pfb_channelizer_spectra(&harness.stream, address, address, address, address, shape, 0) }
+                .unwrap_err()
+                .to_string();
+        assert!(error.contains(&format!("got {channels}")), "{error}");
+    }
+    // The twiddles must not overlap the spectra they are written beside.
+    let twiddles = harness.upload(&kernels::pfb_channelizer_spectra_twiddles(32).unwrap());
+    let input = harness.allocate::<Complex32>(64);
+    let taps = harness.allocate::<f32>(32);
+    let shape = ChannelizerShape { channels: 32, taps_per_branch: 1, step_advance: 32, steps: 1 };
+    let error = unsafe {
+        kernels::pfb_channelizer_spectra(
+            &harness.stream,
+            input.address(),
+            taps.address(),
+            twiddles.address(),
+            twiddles.address(),
+            shape,
+            0,
+        )
+    }
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("overlap"), "{error}");
 }

@@ -70,7 +70,8 @@ pub use nvrtc::{compile, version as nvrtc_version};
 pub use phase::{advance_phase, quadrature_demod, rotator};
 pub use polyphase::{
     ChannelizerOutputs, ChannelizerShape, PolyphaseSample, PolyphaseTap, pfb_channelizer_filter,
-    pfb_channelizer_gather, pfb_channelizer_scatter, rational_resampler, rational_resampler_input_items,
+    pfb_channelizer_gather, pfb_channelizer_scatter, pfb_channelizer_spectra, pfb_channelizer_spectra_supported,
+    pfb_channelizer_spectra_twiddles, rational_resampler, rational_resampler_input_items,
 };
 pub use program::{Program, programs};
 pub use window::window;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 //! Polyphase filters: GNU Radio's rational resampler, which runs on the direct-form FIR
-//! kernels (`kernels/fir_filter.cu`, one decimating filter per output slot), and the steps
-//! around the inverse FFT of its polyphase channelizer (`kernels/polyphase.cu`).
+//! kernels (`kernels/fir_filter.cu`, one decimating filter per output slot), and its polyphase
+//! channelizer (`kernels/polyphase.cu`): the filter bank and inverse FFT in one kernel for
+//! power-of-two channel counts up to 4096, the filter bank before an FFT plan otherwise, and
+//! the outputs' scatter or gather after either.
 //!
 //! The launchers are stateless: the caller (a block) keeps the resampler's phase and the
 //! channelizer's step count, and passes the phase of the first output of each call, so
@@ -15,9 +17,11 @@ use crate::kernels::fir_filter::{self, FirTypes, Rotation, Slots};
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
     PFB_CHANNELIZER_FILTER_KERNELS, PFB_CHANNELIZER_GATHER_KERNELS, PFB_CHANNELIZER_SCATTER_KERNELS,
+    PFB_CHANNELIZER_SPECTRA_KERNELS,
 };
-use crate::kernels::{cpu, validate};
+use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
+use std::ops::Range;
 
 mod sealed {
     pub trait Sealed {}
@@ -163,6 +167,31 @@ impl ChannelizerShape {
         }
         Ok(())
     }
+
+    /// Checks a filter-bank call's shape, rotation and arrays (the input and taps must not
+    /// overlap the spectra); returns the spectra's byte range, or None for no steps.
+    fn check_call(&self, input: u64, taps: u64, spectra: u64, first_rotation: usize) -> Result<Option<Range<u64>>> {
+        self.check()?;
+        if first_rotation >= self.channels {
+            return Err(Error::invalid_argument(format!(
+                "polyphase channelizer: the first rotation ({first_rotation}) must be below the channels ({})",
+                self.channels
+            )));
+        }
+        if self.steps == 0 {
+            return Ok(None);
+        }
+        let overflow = || Error::invalid_argument("polyphase channelizer: the input size overflows");
+        let input_items = self.input_items().ok_or_else(overflow)?;
+        let tap_count = validate::product("channelizer taps", &[self.channels, self.taps_per_branch])?;
+        let spectrum_items = validate::product("spectra", &[self.channels, self.steps])?;
+        let input_range = validate::array::<Complex32>("input", input, input_items)?;
+        let taps_range = validate::array::<f32>("taps", taps, tap_count)?;
+        let spectra_range = validate::array::<Complex32>("spectra", spectra, spectrum_items)?;
+        validate::disjoint(("input", &input_range), ("spectra", &spectra_range))?;
+        validate::disjoint(("taps", &taps_range), ("spectra", &spectra_range))?;
+        Ok(Some(spectra_range))
+    }
 }
 
 /// The channelizer's filter bank: for each step s and branch f,
@@ -181,25 +210,9 @@ pub unsafe fn pfb_channelizer_filter(
     shape: ChannelizerShape,
     first_rotation: usize,
 ) -> Result<()> {
-    shape.check()?;
-    if first_rotation >= shape.channels {
-        return Err(Error::invalid_argument(format!(
-            "polyphase channelizer: the first rotation ({first_rotation}) must be below the channels ({})",
-            shape.channels
-        )));
-    }
-    if shape.steps == 0 {
+    if shape.check_call(input, taps, spectra, first_rotation)?.is_none() {
         return Ok(());
     }
-    let overflow = || Error::invalid_argument("polyphase channelizer: the input size overflows");
-    let input_items = shape.input_items().ok_or_else(overflow)?;
-    let tap_count = validate::product("channelizer taps", &[shape.channels, shape.taps_per_branch])?;
-    let spectrum_items = validate::product("spectra", &[shape.channels, shape.steps])?;
-    let input_range = validate::array::<Complex32>("input", input, input_items)?;
-    let taps_range = validate::array::<f32>("taps", taps, tap_count)?;
-    let spectra_range = validate::array::<Complex32>("spectra", spectra, spectrum_items)?;
-    validate::disjoint(("input", &input_range), ("spectra", &spectra_range))?;
-    validate::disjoint(("taps", &taps_range), ("spectra", &spectra_range))?;
     let on_cpu = || unsafe { cpu::polyphase::pfb_channelizer_filter(input, taps, spectra, shape, first_rotation) };
     launch::run(stream, PFB_CHANNELIZER_FILTER_KERNELS.variant(""), on_cpu, |kernel| {
         let values = [shape.channels, shape.taps_per_branch, shape.step_advance, shape.steps, first_rotation]
@@ -210,6 +223,88 @@ pub unsafe fn pfb_channelizer_filter(
         unsafe { kernel.launch(work_items, &mut arguments) }
     })
 }
+
+/// Whether [`pfb_channelizer_spectra`] takes `channels`: a power of two from 32 to 4096 (the
+/// lengths of the shared-memory FFT). Other counts take [`pfb_channelizer_filter`] and an FFT
+/// plan.
+pub fn pfb_channelizer_spectra_supported(channels: usize) -> bool {
+    channels.is_power_of_two() && shared_fft::SHARED_FFT_LENGTHS.contains(&channels)
+}
+
+/// The twiddle table [`pfb_channelizer_spectra`] reads for `channels`, which the caller keeps
+/// in device memory.
+pub fn pfb_channelizer_spectra_twiddles(channels: usize) -> Result<Vec<Complex32>> {
+    require_spectra_channels(channels)?;
+    Ok(shared_fft::twiddles(channels).collect())
+}
+
+fn require_spectra_channels(channels: usize) -> Result<()> {
+    if pfb_channelizer_spectra_supported(channels) {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(format!(
+        "the polyphase channelizer in one kernel needs a power-of-two number of channels from {} to {}, got \
+         {channels}: use the filter bank and an FFT plan for it",
+        shared_fft::SHARED_FFT_LENGTHS.start(),
+        shared_fft::SHARED_FFT_LENGTHS.end()
+    )))
+}
+
+/// [`pfb_channelizer_filter`] and the unnormalised inverse FFT of each row in one kernel, for
+/// the channel counts [`pfb_channelizer_spectra_supported`] accepts: `spectra[s * M + k]` is
+/// `sum over n < M of row_s[n] * exp(2 pi i n k / M)`, where row s is what
+/// [`pfb_channelizer_filter`] writes to `spectra[s * M ..]`. `twiddles` holds
+/// [`pfb_channelizer_spectra_twiddles`]`(M)` in device memory; the rest is as there.
+///
+/// # Safety
+/// As for [`pfb_channelizer_filter`], and `twiddles` must hold the table's complex64 values,
+/// not written meanwhile.
+pub unsafe fn pfb_channelizer_spectra(
+    stream: &Stream,
+    input: u64,
+    taps: u64,
+    twiddles: u64,
+    spectra: u64,
+    shape: ChannelizerShape,
+    first_rotation: usize,
+) -> Result<()> {
+    require_spectra_channels(shape.channels)?;
+    let Some(spectra_range) = shape.check_call(input, taps, spectra, first_rotation)? else {
+        return Ok(());
+    };
+    let twiddle_range = validate::array::<Complex32>("twiddles", twiddles, shared_fft::twiddle_count(shape.channels))?;
+    validate::disjoint(("twiddles", &twiddle_range), ("spectra", &spectra_range))?;
+    let on_cpu = || unsafe {
+        cpu::polyphase::pfb_channelizer_filter(input, taps, spectra, shape, first_rotation);
+        let rows = std::slice::from_raw_parts_mut(spectra as *mut Complex32, shape.steps * shape.channels);
+        rustfft::FftPlanner::new().plan_fft_inverse(shape.channels).process(rows);
+    };
+    launch::run(
+        stream,
+        PFB_CHANNELIZER_SPECTRA_KERNELS.variant(shared_fft::length_name(shape.channels)),
+        on_cpu,
+        |kernel| {
+            let values =
+                [shape.taps_per_branch, shape.step_advance, shape.steps, first_rotation].map(|value| value as u64);
+            let mut arguments = [argument(&input), argument(&taps), argument(&twiddles), argument(&spectra)].to_vec();
+            arguments.extend(values.iter().map(argument));
+            let steps_per_block = CHANNELIZER_ROW_VALUES / shape.channels;
+            unsafe {
+                kernel.launch_tiles(
+                    shape.steps.div_ceil(steps_per_block),
+                    CHANNELIZER_SPECTRA_THREADS,
+                    shared_fft::shared_bytes(steps_per_block, shape.channels),
+                    &mut arguments,
+                )
+            }
+        },
+    )
+}
+
+/// `CHANNELIZER_ROW_VALUES` and `CHANNELIZER_SPECTRA_THREADS` in `kernels/polyphase.cu`: a
+/// block of [`pfb_channelizer_spectra`] transforms 4096 / M rows of M channels with 256 threads.
+const CHANNELIZER_ROW_VALUES: usize = 4096;
+const CHANNELIZER_SPECTRA_THREADS: u32 = 256;
 
 /// `CHANNELIZER_STEPS_PER_THREAD` in `kernels/polyphase.cu`.
 const CHANNELIZER_STEPS_PER_THREAD: usize = 16;

@@ -176,6 +176,9 @@ pub(crate) static QUADRATURE_DEMOD_KERNELS: Kernels<1> = Kernels::new(&PHASE, "g
 pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rotator", [""]);
 pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter", [""]);
+/// The filter bank and inverse FFT in one kernel, per number of channels.
+pub(crate) static PFB_CHANNELIZER_SPECTRA_KERNELS: Kernels<8> =
+    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_spectra_", shared_fft::LENGTH_NAMES);
 pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_scatter", [""]);
 pub(crate) static PFB_CHANNELIZER_GATHER_KERNELS: Kernels<1> =
@@ -264,6 +267,7 @@ mod tests {
             .chain(kernels(&LOGPWRFFT_ROWS_KERNELS))
             .chain(kernels(&LOGPWRFFT_AVERAGE_POWERS_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_FILTER_KERNELS))
+            .chain(kernels(&PFB_CHANNELIZER_SPECTRA_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_SCATTER_KERNELS))
             .chain(kernels(&PFB_CHANNELIZER_GATHER_KERNELS));
         let mut ptx = std::collections::HashMap::new();

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-// The polyphase channelizer's filter bank (kernels/polyphase.cu) on the CPU
-// (cuda_on_cpu.h) against the simulated backend's sums (src/kernels/cpu/polyphase.rs: the
+// The polyphase channelizer's kernels (kernels/polyphase.cu) on the CPU (cuda_on_cpu.h).
+// The filter bank against the simulated backend's sums (src/kernels/cpu/polyphase.rs: the
 // same fused multiply-adds in the same order, so bit for bit) and against the definition
 // in double precision, with and without oversampling, for tap counts around the kernel's
-// blocks of taps and step counts around its steps per thread. Prints one line per failing
-// case and a summary; exits 1 on a failure.
+// blocks of taps and step counts around its steps per thread. The filter bank with the
+// inverse FFT in one kernel against the definition's rows and their inverse DFT in double
+// precision, for channel counts from 32 to 4096 and step counts around a block's steps.
+// Prints one line per failing case and a summary; exits 1 on a failure.
 
 #include "cuda_on_cpu.h"
 
@@ -93,6 +95,103 @@ bool check(std::size_t channels,
     return passed;
 }
 
+// The rows of the filter bank's definition in double precision, rotated into their slots:
+// row s, slot (f - first_rotation - s * D) mod M holds branch f's sum.
+std::vector<std::complex<double>> exact_rows(const std::vector<complex64>& input,
+                                             const std::vector<float>& taps,
+                                             std::size_t channels,
+                                             std::size_t taps_per_branch,
+                                             std::size_t step_advance,
+                                             std::size_t steps,
+                                             std::size_t first_rotation)
+{
+    std::vector<std::complex<double>> rows(steps * channels);
+    for (std::size_t step = 0; step < steps; ++step) {
+        const std::size_t rotation = (first_rotation + step * step_advance) % channels;
+        for (std::size_t branch = 0; branch < channels; ++branch) {
+            const std::size_t newest =
+                taps_per_branch * channels + step * step_advance - 1 - branch;
+            std::complex<double> sum = 0.0;
+            for (std::size_t k = 0; k < taps_per_branch; ++k) {
+                const complex64 item = input[newest - k * channels];
+                sum += std::complex<double>(item.real, item.imag) *
+                       double(taps[branch + k * channels]);
+            }
+            rows[step * channels + (branch + channels - rotation) % channels] = sum;
+        }
+    }
+    return rows;
+}
+
+// grcuda_pfb_channelizer_spectra_<M>: each row's unnormalised inverse DFT, within 1e-6 of
+// the row's magnitude (the sum of its values' magnitudes, the most a channel can be).
+bool check_spectra(std::size_t channels,
+                   std::size_t taps_per_branch,
+                   std::size_t step_advance,
+                   std::size_t steps,
+                   std::size_t first_rotation)
+{
+    std::mt19937 generator(channels * 31 + taps_per_branch * 7 + steps + step_advance);
+    std::vector<complex64> input(taps_per_branch * channels + (steps - 1) * step_advance);
+    for (complex64& item : input)
+        item = checks::random_item<complex64>(generator);
+    std::vector<float> taps(taps_per_branch * channels);
+    for (float& tap : taps)
+        tap = checks::random_item<float>(generator);
+    const std::vector<complex64> twiddles = checks::shared_fft_twiddles(int(channels));
+    std::vector<complex64> spectra(steps * channels, complex64{ -1.0f, -1.0f });
+    // polyphase.rs: 4096 / M steps per block of 256 threads, their rows in shared memory.
+    const std::size_t steps_per_block = 4096 / channels;
+    launch(2,
+           256,
+           steps_per_block * (channels + channels / 16 + 1) * sizeof(complex64),
+           [&] {
+               SHARED_FFT_KERNEL(grcuda_pfb_channelizer_spectra_, channels)
+               (input.data(),
+                taps.data(),
+                twiddles.data(),
+                spectra.data(),
+                taps_per_branch,
+                step_advance,
+                steps,
+                first_rotation);
+           });
+    const std::vector<std::complex<double>> rows = exact_rows(
+        input, taps, channels, taps_per_branch, step_advance, steps, first_rotation);
+    std::vector<std::complex<double>> roots(channels);
+    for (std::size_t m = 0; m < channels; ++m)
+        roots[m] = std::polar(1.0, 2.0 * checks::pi * double(m) / double(channels));
+    double worst = 0.0;
+    for (std::size_t step = 0; step < steps; ++step) {
+        const std::complex<double>* row = &rows[step * channels];
+        double magnitude = 1e-30;
+        for (std::size_t n = 0; n < channels; ++n)
+            magnitude += std::abs(row[n]);
+        for (std::size_t k = 0; k < channels; ++k) {
+            std::complex<double> channel = 0.0;
+            for (std::size_t n = 0; n < channels; ++n)
+                channel += row[n] * roots[n * k % channels];
+            worst = std::max(
+                worst,
+                std::abs(channel - checks::widened(spectra[step * channels + k])) /
+                    magnitude);
+        }
+    }
+    const bool passed = worst < 1e-6;
+    if (!passed) {
+        std::printf(
+            "FAILED spectra: %zu channels, %zu taps per branch, step advance %zu, %zu "
+            "steps, rotation %zu: worst error %.2e of the row's magnitude\n",
+            channels,
+            taps_per_branch,
+            step_advance,
+            steps,
+            first_rotation,
+            worst);
+    }
+    return passed;
+}
+
 } // namespace
 
 int main()
@@ -115,7 +214,23 @@ int main()
             }
         }
     }
-    std::printf(
-        "%d of %d channelizer filter-bank cases passed\n", cases - failures, cases);
+    for (std::size_t channels : { 32, 256, 1024, 4096 }) {
+        const std::size_t steps_per_block = 4096 / channels;
+        for (std::size_t taps_per_branch : { 1, 16, 17 }) {
+            for (std::size_t oversample : { 1, 2 }) {
+                for (std::size_t steps :
+                     { std::size_t(1), steps_per_block + 3, 2 * steps_per_block + 1 }) {
+                    const std::size_t step_advance = channels / oversample;
+                    failures += !check_spectra(channels,
+                                               taps_per_branch,
+                                               step_advance,
+                                               steps,
+                                               (steps * 7) % channels);
+                    ++cases;
+                }
+            }
+        }
+    }
+    std::printf("%d of %d channelizer cases passed\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }

@@ -3,8 +3,7 @@
 //! C API: GNU Radio's logpwrfft chain (logpwrfft_c/_f) around a batched FFT: the windowed
 //! frames before it and the decibels after it.
 
-use super::stream_argument;
-use crate::error::Error;
+use super::{copy_table_out, stream_argument};
 use crate::ffi::{grcuda_status, grcuda_stream, guard, guard_out};
 use crate::kernels::{self, Complex32, SpectrumInput};
 use std::ffi::c_void;
@@ -128,20 +127,7 @@ pub extern "C" fn grcuda_logpwrfft_spectra_twiddles(
 ) -> grcuda_status {
     guard_out(count_out, "count_out", 0, || {
         let twiddles = kernels::logpwrfft_spectra_twiddles(length)?;
-        if capacity == 0 {
-            return Ok(twiddles.len());
-        }
-        if capacity < twiddles.len() {
-            return Err(Error::invalid_argument(format!(
-                "the twiddle table of {length} bins has {} entries, more than the capacity of {capacity}",
-                twiddles.len()
-            )));
-        }
-        if table.is_null() {
-            return Err(Error::invalid_argument("table is NULL but its capacity is not 0"));
-        }
-        unsafe { std::ptr::copy_nonoverlapping(twiddles.as_ptr(), table as *mut Complex32, twiddles.len()) };
-        Ok(twiddles.len())
+        copy_table_out(&twiddles, &format!("the twiddle table of {length} bins"), table, capacity)
     })
 }
 

@@ -45,6 +45,28 @@ impl From<grcuda_complex32> for Complex32 {
     }
 }
 
+/// Copies a table the caller keeps in device memory (twiddles) out of the library: returns the
+/// table's length in complex floats, and copies it into `table` when `capacity` (in complex
+/// floats) is not 0. InvalidArgument for a capacity that is neither 0 nor enough, or a NULL
+/// `table` with a capacity.
+fn copy_table_out(entries: &[Complex32], what: &str, table: *mut c_void, capacity: usize) -> crate::Result<usize> {
+    if capacity == 0 {
+        return Ok(entries.len());
+    }
+    if capacity < entries.len() {
+        return Err(crate::Error::invalid_argument(format!(
+            "{what} has {} entries, more than the capacity of {capacity}",
+            entries.len()
+        )));
+    }
+    if table.is_null() {
+        return Err(crate::Error::invalid_argument("table is NULL but its capacity is not 0"));
+    }
+    // Safety: the caller's table holds `capacity` complex floats of host memory.
+    unsafe { std::ptr::copy_nonoverlapping(entries.as_ptr(), table as *mut Complex32, entries.len()) };
+    Ok(entries.len())
+}
+
 fn stream_argument<'a>(stream: *const grcuda_stream) -> crate::Result<&'a Stream> {
     Ok(&borrow(stream, "stream")?.stream)
 }

@@ -4,8 +4,8 @@
 //! The caller keeps the state between calls (the resampler's phase, the channelizer's
 //! rotation) and passes it in, so output does not depend on how a stream is split.
 
-use super::stream_argument;
-use crate::ffi::{grcuda_status, grcuda_stream, guard};
+use super::{copy_table_out, stream_argument};
+use crate::ffi::{grcuda_status, grcuda_stream, guard, guard_out};
 use crate::kernels::{self, ChannelizerOutputs, ChannelizerShape, Complex32, PolyphaseSample, PolyphaseTap};
 use std::ffi::c_void;
 
@@ -156,6 +156,70 @@ pub extern "C" fn grcuda_pfb_channelizer_filter_ccf(
             stream_argument(stream)?,
             input as u64,
             taps as u64,
+            spectra as u64,
+            shape,
+            first_rotation,
+        )
+    })
+}
+
+/// Whether grcuda_pfb_channelizer_spectra_ccf() takes `channels`: a power of two from 32 to
+/// 4096. For other counts use grcuda_pfb_channelizer_filter_ccf() and an FFT plan.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_pfb_channelizer_spectra_supported(channels: usize) -> bool {
+    kernels::pfb_channelizer_spectra_supported(channels)
+}
+
+/// The twiddle table grcuda_pfb_channelizer_spectra_ccf() reads for `channels`, which the
+/// caller copies to device memory once and passes to every call. Stores the table's length in
+/// complex floats in `*count_out`, and, when `capacity` (in complex floats) holds it, the
+/// table into `table` (host memory, two floats per entry); pass NULL and 0 to ask for the
+/// length. InvalidArgument for a count grcuda_pfb_channelizer_spectra_supported() refuses or
+/// a capacity that is neither 0 nor enough.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_pfb_channelizer_spectra_twiddles(
+    channels: usize,
+    table: *mut c_void,
+    capacity: usize,
+    count_out: *mut usize,
+) -> grcuda_status {
+    guard_out(count_out, "count_out", 0, || {
+        let twiddles = kernels::pfb_channelizer_spectra_twiddles(channels)?;
+        copy_table_out(&twiddles, &format!("the twiddle table of {channels} channels"), table, capacity)
+    })
+}
+
+/// grcuda_pfb_channelizer_filter_ccf() and the unnormalised inverse FFT of each row in one
+/// kernel, for the channel counts grcuda_pfb_channelizer_spectra_supported() accepts: with
+/// M = channels, spectra[s * M + k] is the sum over n < M of row_s[n] * exp(2 pi i n k / M),
+/// row s being what grcuda_pfb_channelizer_filter_ccf() writes to spectra[s * M] onwards,
+/// rounded as the filter bank and cuFFT round (not bit for bit). `twiddles` holds the table of
+/// grcuda_pfb_channelizer_spectra_twiddles() in device memory; the other arguments are the
+/// filter bank's.
+#[must_use]
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn grcuda_pfb_channelizer_spectra_ccf(
+    stream: *const grcuda_stream,
+    input: *const c_void,
+    taps: *const f32,
+    twiddles: *const c_void,
+    spectra: *mut c_void,
+    channels: usize,
+    taps_per_branch: usize,
+    step_advance: usize,
+    steps: usize,
+    first_rotation: usize,
+) -> grcuda_status {
+    guard(|| unsafe {
+        let shape = ChannelizerShape { channels, taps_per_branch, step_advance, steps };
+        kernels::pfb_channelizer_spectra(
+            stream_argument(stream)?,
+            input as u64,
+            taps as u64,
+            twiddles as u64,
             spectra as u64,
             shape,
             first_rotation,
