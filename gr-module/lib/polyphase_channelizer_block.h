@@ -11,9 +11,11 @@
 // pfb_channelizer_ccf's index table does, and takes an unnormalised inverse FFT. A
 // history of T * M - D + 1 items gives the zeros the hier block's per-stream histories
 // hold. Calls are multiples of the same output multiple as GNU Radio's (the smallest k
-// with k * D a multiple of M), so each call starts at rotation 2 * D mod M. A call is the
-// filter bank and a batched cuFFT (a power-of-two number of output multiples, so the plan
-// keeps few handles); the blocks then place the channels in their outputs.
+// with k * D a multiple of M), so each call starts at rotation 2 * D mod M. A call is one
+// kernel, the filter bank and the transform together, where libgrcuda has it for M
+// (powers of two from 32 to 4096), otherwise the filter bank and a batched cuFFT (a
+// power-of-two number of output multiples, so the plan keeps few handles); the blocks
+// then place the channels in their outputs.
 //
 // The setters run on any thread under d_setlock, which GNU Radio also holds around
 // work(); the device copies of taps and channel map are replaced at the start of a work()
@@ -174,12 +176,26 @@ protected:
           d_oversample_rate(oversample_rate),
           d_step_advance(static_cast<unsigned>(std::lround(numchans / oversample_rate))),
           d_taps(this->device(), this->stream(), std::string(name) + " taps"),
+          d_twiddles(this->device(), this->stream(), std::string(name) + " twiddles"),
           d_spectra(this->device(), this->stream(), std::string(name) + " spectra")
     {
-        grcuda_fft_plan* plan = nullptr;
-        check(grcuda_fft_plan_new(this->stream(), GRCUDA_FFT_INVERSE, numchans, &plan),
-              (std::string(name) + " plan").c_str());
-        d_plan.reset(plan);
+        if (grcuda_pfb_channelizer_spectra_supported(numchans)) {
+            const std::string what = std::string(name) + " twiddles";
+            size_t entries = 0;
+            check(grcuda_pfb_channelizer_spectra_twiddles(numchans, nullptr, 0, &entries),
+                  what.c_str());
+            std::vector<gr_complex> twiddles(entries);
+            check(grcuda_pfb_channelizer_spectra_twiddles(
+                      numchans, twiddles.data(), twiddles.size(), &entries),
+                  what.c_str());
+            d_twiddles.assign(twiddles);
+        } else {
+            grcuda_fft_plan* plan = nullptr;
+            check(
+                grcuda_fft_plan_new(this->stream(), GRCUDA_FFT_INVERSE, numchans, &plan),
+                (std::string(name) + " plan").c_str());
+            d_plan.reset(plan);
+        }
         d_channel_map.resize(numchans);
         for (unsigned channel = 0; channel < numchans; channel++) {
             d_channel_map[channel] = static_cast<int>(channel);
@@ -219,7 +235,8 @@ protected:
     }
 
     //! The output steps a call makes: as the forecast, at most one per M new input items
-    //! (the items after the history), in whole output multiples, a power of two of them.
+    //! (the items after the history), in whole output multiples (for cuFFT, a power of
+    //! two of them).
     size_t steps_for(int noutput_items, int ninput_items) const
     {
         const int multiple = this->output_multiple();
@@ -230,7 +247,9 @@ protected:
         if (blocks <= 0) {
             return 0;
         }
-        return fft_batch(static_cast<size_t>(blocks)) * multiple;
+        const size_t batch =
+            d_plan ? fft_batch(static_cast<size_t>(blocks)) : static_cast<size_t>(blocks);
+        return batch * multiple;
     }
 
     /*!
@@ -245,19 +264,35 @@ protected:
             d_spectra.reserve(steps * d_channels * sizeof(gr_complex));
             spectra = d_spectra.data();
         }
-        // Filtered into the destination and transformed in place there.
-        check(grcuda_pfb_channelizer_filter_ccf(this->stream(),
-                                                input,
-                                                d_taps.template data_as<const float>(),
-                                                spectra,
-                                                d_channels,
-                                                d_taps_per_branch,
-                                                d_step_advance,
-                                                steps,
-                                                (2 * uint64_t{ d_step_advance }) %
-                                                    d_channels),
-              d_name);
-        check(grcuda_fft_plan_execute(d_plan.get(), steps, spectra, spectra), d_name);
+        const uint64_t first_rotation = (2 * uint64_t{ d_step_advance }) % d_channels;
+        if (d_plan) {
+            // Filtered into the destination and transformed in place there.
+            check(
+                grcuda_pfb_channelizer_filter_ccf(this->stream(),
+                                                  input,
+                                                  d_taps.template data_as<const float>(),
+                                                  spectra,
+                                                  d_channels,
+                                                  d_taps_per_branch,
+                                                  d_step_advance,
+                                                  steps,
+                                                  first_rotation),
+                d_name);
+            check(grcuda_fft_plan_execute(d_plan.get(), steps, spectra, spectra), d_name);
+        } else {
+            check(
+                grcuda_pfb_channelizer_spectra_ccf(this->stream(),
+                                                   input,
+                                                   d_taps.template data_as<const float>(),
+                                                   d_twiddles.data(),
+                                                   spectra,
+                                                   d_channels,
+                                                   d_taps_per_branch,
+                                                   d_step_advance,
+                                                   steps,
+                                                   first_rotation),
+                d_name);
+        }
         const int consumed = static_cast<int>(steps * d_step_advance);
         propagate_tags(consumed);
         this->report_consumed(0, consumed);
@@ -310,10 +345,12 @@ private:
     bool d_map_updated = false;
     bool d_identity_map = true;
     size_t d_taps_per_branch = 0;
+    // The plan where the one-kernel form does not take numchans, else the kernel's table.
     std::unique_ptr<grcuda_fft_plan, void (*)(grcuda_fft_plan*)> d_plan{
         nullptr, grcuda_fft_plan_free
     };
     device_array d_taps;
+    device_array d_twiddles;
     device_array d_spectra;
 };
 

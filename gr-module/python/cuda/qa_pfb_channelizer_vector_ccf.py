@@ -39,6 +39,7 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
     def test_against_gnuradio(self):
         for numchans, oversample_rate, ntaps, n in (
             (64, 1, 0, 1_000_000),
+            (32, 2, 100, 100_003),
             (16, 2, 77, 100_003),
             (16, 4 / 3, 50, 99_991),
             (5, 1, 11, 20_001),
