@@ -21,14 +21,17 @@
 //! 7. Elementwise kernels alone (multiply, magnitude, expressions) against the copy kernel.
 //! 8. logpwrfft's spectrum kernels alone against cuFFT's transforms of the same frames.
 //! 9. The direct-form FIR kernels alone.
+//! 10. The channelizer's kernels alone: one kernel against the filter bank and cuFFT.
 //!
 //! Run: cargo run --release --example benchmark [-- --quick] [--only TABLE ...], TABLE one of
-//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise, spectra, fir.
+//! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise, spectra, fir,
+//! channelizer.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
 mod buffer_lifetime;
+mod channelizer;
 mod elementwise;
 mod fir;
 mod launches;
@@ -38,6 +41,7 @@ mod spectra;
 mod transfers;
 
 use buffer_lifetime::buffer_lifetime_table;
+use channelizer::channelizer_table;
 use elementwise::elementwise_table;
 use fir::fir_table;
 use grcuda::{Device, Stream};
@@ -119,7 +123,7 @@ fn main() {
     let only: Vec<String> =
         arguments.windows(2).filter(|pair| pair[0] == "--only").map(|pair| pair[1].clone()).collect();
     type Table = fn(&Device, &Settings);
-    let tables: [(&str, Table, bool); 9] = [
+    let tables: [(&str, Table, bool); 10] = [
         ("transfers", transfer_table, true),
         ("protocol", protocol_cost_table, true),
         ("multiply", multiply_table, true),
@@ -129,6 +133,7 @@ fn main() {
         ("elementwise", elementwise_table, true),
         ("spectra", spectra_table, false),
         ("fir", fir_table, false),
+        ("channelizer", channelizer_table, false),
     ];
     if let Some(wrong) = only.iter().find(|name| !tables.iter().any(|(table, ..)| table == name)) {
         let names: Vec<&str> = tables.iter().map(|(table, ..)| *table).collect();
