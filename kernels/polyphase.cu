@@ -31,8 +31,45 @@ __device__ inline complex64 load<complex64>(const complex64* address) {
 
 namespace {
 
+// One block of R taps (tap `block` + t at block_taps[t * channels]) of a branch's R steps
+// without oversampling: window item i is row `top_row` + i - (R - 1) (at top[(i - (R - 1)) *
+// channels]), which step r reads with tap t at i = r - t + R - 1. The window's items sit in
+// registers indexed at compile time, each loaded when tap t first needs it (item R - 1 - t),
+// so that the rows a block no longer needs are not live. `guarded`: the block may have fewer
+// than R taps (`taps_left`) or reach past the call's last row (rows above `rows_ahead`
+// relative to `top`), which read as zero; otherwise every offset is a constant (with
+// `channels` one) and no comparison is made.
+template <int R, bool guarded>
+__device__ inline void window_block(const complex64* top, const float* block_taps, count_type channels,
+                                    long long taps_left, long long rows_ahead, complex64 (&totals)[R]) {
+    const auto row = [&](int i) {
+        const long long offset = i - (R - 1);
+        if (guarded && offset > rows_ahead) return grcuda::zero<complex64>();
+        return load(top + offset * (long long)channels);
+    };
+    complex64 window[2 * R - 1];
+#pragma unroll
+    for (int i = R - 1; i < 2 * R - 1; ++i) {
+        window[i] = row(i);
+    }
+#pragma unroll
+    for (int t = 0; t < R; ++t) {
+        if (!guarded || t < taps_left) {
+            if (t > 0) {
+                window[R - 1 - t] = row(R - 1 - t);
+            }
+            const float tap = load(block_taps + t * channels);
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                totals[r] = grcuda::multiply_add(window[r - t + R - 1], tap, totals[r]);
+            }
+        }
+    }
+}
+
 // The sums of branch `branch` for the R steps from `first_step` on into `totals` (zero for
-// steps from `steps` on), taps loaded once for all of them.
+// steps from `steps` on), taps loaded once for all of them. The multiply-adds run in a fixed
+// order, taps in increasing k, with or without oversampling.
 template <int R>
 __device__ inline void filter_branch(const complex64* __restrict__ input, const float* __restrict__ taps,
                                      count_type channels, count_type taps_per_branch,
@@ -42,52 +79,39 @@ __device__ inline void filter_branch(const complex64* __restrict__ input, const 
     for (int r = 0; r < R; ++r) {
         totals[r] = grcuda::zero<complex64>();
     }
+    // Item j * M - 1 - f of the input is row j of branch f; tap k of the branch is
+    // branch_taps[k * M].
+    const complex64* column = input - 1 - branch;
+    const float* branch_taps = taps + branch;
+    // Whether all R steps are the call's: only the call's last run reads past its rows.
+    const bool full_run = first_step + R <= steps;
     if (step_advance == channels) {
-        // Without oversampling, step s reads with tap k row j = T + s - k of the input
-        // (item j * M - 1 - f), so the thread's steps share their rows: for a block of R
-        // taps, window item i is row base + i, which step r reads with tap t of the block at
-        // i = r - t + R - 1. The window's items sit in registers indexed at compile time,
-        // each loaded when tap t first needs it (item R - 1 - t), so that the rows a block
-        // no longer needs are not live. The sums are the same multiply-adds in the same
-        // order as below (taps in increasing k).
+        // Without oversampling, step s reads with tap k row T + s - k, so the thread's steps
+        // share their rows (window_block).
         const count_type last_row = taps_per_branch + steps - 1;
-        const auto row = [&](count_type j) {
-            return j <= last_row ? load(input + j * channels - 1 - branch) : grcuda::zero<complex64>();
-        };
         for (count_type block = 0; block < taps_per_branch; block += R) {
-            const count_type taps_left = taps_per_branch - block;
-            // Wraps below zero for the last blocks of long filters; base + i does not for any
-            // item a tap reads.
-            const count_type base = taps_per_branch + first_step - block - (R - 1);
-            complex64 window[2 * R - 1];
-#pragma unroll
-            for (int i = R - 1; i < 2 * R - 1; ++i) {
-                window[i] = row(base + i);
-            }
-#pragma unroll
-            for (int t = 0; t < R; ++t) {
-                if ((count_type)t < taps_left) {
-                    if (t > 0) {
-                        window[R - 1 - t] = row(base + R - 1 - t);
-                    }
-                    const float tap = load(taps + branch + (block + t) * channels);
-#pragma unroll
-                    for (int r = 0; r < R; ++r) {
-                        totals[r] = grcuda::multiply_add(window[r - t + R - 1], tap, totals[r]);
-                    }
-                }
+            const count_type top_row = taps_per_branch + first_step - block;
+            const complex64* top = column + top_row * channels;
+            const float* block_taps = branch_taps + block * channels;
+            const long long taps_left = (long long)(taps_per_branch - block);
+            if (full_run && taps_left >= R) {
+                window_block<R, false>(top, block_taps, channels, R, 0, totals);
+            } else {
+                window_block<R, true>(top, block_taps, channels, taps_left,
+                                      (long long)last_row - (long long)top_row, totals);
             }
         }
     } else {
-        const complex64* newest =
-            input + taps_per_branch * channels + first_step * step_advance - 1 - branch;
+        // Step s reads with tap k item (T + s * D / M - k) * M - 1 - f, D items after step s - 1.
+        const int steps_here = full_run ? R : int(steps - first_step);
+        const complex64* newest = column + taps_per_branch * channels + first_step * step_advance;
         for (count_type k = 0; k < taps_per_branch; ++k) {
-            const float tap = load(taps + branch + k * channels);
-            const complex64* column = newest - k * channels;
+            const float tap = load(branch_taps + k * channels);
+            const complex64* items = newest - k * channels;
 #pragma unroll
             for (int r = 0; r < R; ++r) {
-                if (first_step + r < steps) {
-                    totals[r] = grcuda::multiply_add(load(column + r * step_advance), tap, totals[r]);
+                if (r < steps_here) {
+                    totals[r] = grcuda::multiply_add(load(items + r * step_advance), tap, totals[r]);
                 }
             }
         }
