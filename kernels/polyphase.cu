@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-// The polyphase channelizer's (pfb_channelizer_ccf) filter bank and output scatter. (The
-// rational resampler runs on the direct-form FIR kernels, kernels/fir_filter.cu.)
+// The polyphase channelizer's (pfb_channelizer_ccf) kernels: its filter bank, alone (before an
+// FFT plan) or with the inverse FFT in one kernel for power-of-two channel counts up to 4096,
+// and the scatter and gather of the channels into the outputs. (The rational resampler runs
+// on the direct-form FIR kernels, kernels/fir_filter.cu.)
 //
 // Multiply-accumulate steps are grcuda::multiply_add's fused multiply-adds in a fixed order
 // (taps in increasing index), which the CPU backend repeats with mul_add, so both backends
