@@ -279,6 +279,12 @@ fn cases() -> Vec<Case> {
             slot_cleared,
         ),
         (
+            "grcuda_pfb_channelizer_spectra_twiddles",
+            "got 48",
+            |_| grcuda_pfb_channelizer_spectra_twiddles(48, null_mut(), 0, slot()),
+            slot_cleared,
+        ),
+        (
             "grcuda_logpwrfft_spectra_scratch",
             "got 1000",
             |_| grcuda_logpwrfft_spectra_scratch(1000, 1, slot()),
