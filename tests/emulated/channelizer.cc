@@ -217,10 +217,11 @@ int main()
     for (std::size_t channels : { 32, 256, 1024, 4096 }) {
         const std::size_t steps_per_block = 4096 / channels;
         for (std::size_t taps_per_branch : { 1, 16, 17 }) {
-            for (std::size_t oversample : { 1, 2 }) {
+            // Step advances M (no oversampling), M / 2 and 3M / 4 (oversample 4/3).
+            for (std::size_t step_advance :
+                 { channels, channels / 2, channels * 3 / 4 }) {
                 for (std::size_t steps :
                      { std::size_t(1), steps_per_block + 3, 2 * steps_per_block + 1 }) {
-                    const std::size_t step_advance = channels / oversample;
                     failures += !check_spectra(channels,
                                                taps_per_branch,
                                                step_advance,
