@@ -1537,7 +1537,7 @@ enum grcuda_status grcuda_pfb_channelizer_filter_ccf(const struct grcuda_stream 
 
 /**
  * Whether grcuda_pfb_channelizer_spectra_ccf() takes `channels`: a power of two from 32 to
- * 4096. For other counts use grcuda_pfb_channelizer_filter_ccf() and an FFT plan.
+ * 1024. For other counts use grcuda_pfb_channelizer_filter_ccf() and an FFT plan.
  */
 GRCUDA_MUST_USE bool grcuda_pfb_channelizer_spectra_supported(size_t channels);
 

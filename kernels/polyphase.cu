@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 // The polyphase channelizer's (pfb_channelizer_ccf) kernels: its filter bank, alone (before an
-// FFT plan) or with the inverse FFT in one kernel for power-of-two channel counts up to 4096,
+// FFT plan) or with the inverse FFT in one kernel for power-of-two channel counts up to 1024,
 // and the scatter and gather of the channels into the outputs. (The rational resampler runs
 // on the direct-form FIR kernels, kernels/fir_filter.cu.)
 //
@@ -151,8 +151,8 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
     }
 }
 
-// The filter bank and the inverse FFT in one kernel, for M = 32 to 4096 channels (a power of
-// two): a block takes CHANNELIZER_ROW_VALUES / M consecutive steps, filters their rows into
+// The filter bank and the inverse FFT in one kernel, for M = 32 to 1024 channels (a power of
+// two; polyphase.rs says why no more): a block takes CHANNELIZER_ROW_VALUES / M consecutive steps, filters their rows into
 // shared memory (conjugated, rotated into their slots), transforms each row there with the
 // shared-memory FFT (the inverse as the forward transform of the conjugates) and writes the
 // channels, conjugated back, to spectra[s * M + k]: a sample is read from device memory once
@@ -234,8 +234,6 @@ CHANNELIZER_SPECTRA_KERNEL(128)
 CHANNELIZER_SPECTRA_KERNEL(256)
 CHANNELIZER_SPECTRA_KERNEL(512)
 CHANNELIZER_SPECTRA_KERNEL(1024)
-CHANNELIZER_SPECTRA_KERNEL(2048)
-CHANNELIZER_SPECTRA_KERNEL(4096)
 
 // Channel outputs, one array per output port: output o, item s = spectra[s * M +
 // channel_map[o]]. Output o lives at output_base + output_offsets[o] (bytes, modulo 2^64),

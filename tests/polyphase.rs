@@ -376,7 +376,7 @@ fn pfb_channelizer_matches_gnu_radio() {
 fn channelizer_in_one_kernel_refuses_what_it_cannot_transform() {
     let harness = Harness::new("polyphase tests");
     let buffer = harness.allocate::<Complex32>(4096);
-    for channels in [16, 48, 8192] {
+    for channels in [16, 48, 2048, 4096, 8192] {
         assert!(!kernels::pfb_channelizer_spectra_supported(channels));
         let error = kernels::pfb_channelizer_spectra_twiddles(channels).unwrap_err().to_string();
         assert!(error.contains("power-of-two") && error.contains("FFT plan"), "{error}");

@@ -13,7 +13,7 @@
 // hold. Calls are multiples of the same output multiple as GNU Radio's (the smallest k
 // with k * D a multiple of M), so each call starts at rotation 2 * D mod M. A call is one
 // kernel, the filter bank and the transform together, where libgrcuda has it for M
-// (powers of two from 32 to 4096), otherwise the filter bank and a batched cuFFT (a
+// (powers of two from 32 to 1024), otherwise the filter bank and a batched cuFFT (a
 // power-of-two number of output multiples, so the plan keeps few handles); the blocks
 // then place the channels in their outputs.
 //

@@ -3,7 +3,7 @@
 //! Polyphase filters: GNU Radio's rational resampler, which runs on the direct-form FIR
 //! kernels (`kernels/fir_filter.cu`, one decimating filter per output slot), and its polyphase
 //! channelizer (`kernels/polyphase.cu`): the filter bank and inverse FFT in one kernel for
-//! power-of-two channel counts up to 4096, the filter bank before an FFT plan otherwise, and
+//! power-of-two channel counts up to 1024, the filter bank before an FFT plan otherwise, and
 //! the outputs' scatter or gather after either.
 //!
 //! The launchers are stateless: the caller (a block) keeps the resampler's phase and the
@@ -224,11 +224,19 @@ pub unsafe fn pfb_channelizer_filter(
     })
 }
 
-/// Whether [`pfb_channelizer_spectra`] takes `channels`: a power of two from 32 to 4096 (the
-/// lengths of the shared-memory FFT). Other counts take [`pfb_channelizer_filter`] and an FFT
-/// plan.
+/// The channel counts [`pfb_channelizer_spectra`] takes, powers of two, as the suffixes of its
+/// kernels. A block filters `CHANNELIZER_ROW_VALUES / M` steps and reads the whole filter bank
+/// for them, so with more than 1024 channels (one or two steps per block) the taps outweigh
+/// the samples and the one kernel loses to the filter bank and cuFFT (0.53-0.60x at 4096
+/// channels on the H200).
+pub(crate) const CHANNELIZER_SPECTRA_CHANNEL_NAMES: [&str; 6] = ["32", "64", "128", "256", "512", "1024"];
+
+const CHANNELIZER_SPECTRA_CHANNELS: std::ops::RangeInclusive<usize> = 32..=1024;
+
+/// Whether [`pfb_channelizer_spectra`] takes `channels`: a power of two from 32 to 1024. Other
+/// counts take [`pfb_channelizer_filter`] and an FFT plan.
 pub fn pfb_channelizer_spectra_supported(channels: usize) -> bool {
-    channels.is_power_of_two() && shared_fft::SHARED_FFT_LENGTHS.contains(&channels)
+    channels.is_power_of_two() && CHANNELIZER_SPECTRA_CHANNELS.contains(&channels)
 }
 
 /// The twiddle table [`pfb_channelizer_spectra`] reads for `channels`, which the caller keeps
@@ -245,8 +253,8 @@ fn require_spectra_channels(channels: usize) -> Result<()> {
     Err(Error::invalid_argument(format!(
         "the polyphase channelizer in one kernel needs a power-of-two number of channels from {} to {}, got \
          {channels}: use the filter bank and an FFT plan for it",
-        shared_fft::SHARED_FFT_LENGTHS.start(),
-        shared_fft::SHARED_FFT_LENGTHS.end()
+        CHANNELIZER_SPECTRA_CHANNELS.start(),
+        CHANNELIZER_SPECTRA_CHANNELS.end()
     )))
 }
 
@@ -409,4 +417,17 @@ pub unsafe fn pfb_channelizer_gather(
             )
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_channel_count_of_the_one_kernel_has_its_kernel() {
+        let named: Vec<usize> = CHANNELIZER_SPECTRA_CHANNEL_NAMES.iter().map(|name| name.parse().unwrap()).collect();
+        let supported: Vec<usize> = CHANNELIZER_SPECTRA_CHANNELS.filter(|&count| count.is_power_of_two()).collect();
+        assert_eq!(named, supported);
+        assert!(named.iter().all(|&count| shared_fft::length_name(count) == count.to_string()));
+    }
 }

@@ -10,7 +10,7 @@
 //! place that names the kernels the launchers launch.
 
 use crate::kernels::module_cache::Handles;
-use crate::kernels::{element, move_unit, shared_fft};
+use crate::kernels::{element, move_unit, polyphase, shared_fft};
 
 /// One kernel source file.
 #[derive(Clone, Copy, Debug)]
@@ -177,8 +177,8 @@ pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rot
 pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter", [""]);
 /// The filter bank and inverse FFT in one kernel, per number of channels.
-pub(crate) static PFB_CHANNELIZER_SPECTRA_KERNELS: Kernels<8> =
-    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_spectra_", shared_fft::LENGTH_NAMES);
+pub(crate) static PFB_CHANNELIZER_SPECTRA_KERNELS: Kernels<6> =
+    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_spectra_", polyphase::CHANNELIZER_SPECTRA_CHANNEL_NAMES);
 pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_scatter", [""]);
 pub(crate) static PFB_CHANNELIZER_GATHER_KERNELS: Kernels<1> =

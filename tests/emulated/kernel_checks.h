@@ -51,6 +51,15 @@ inline std::complex<double> widened(complex64 a) { return { a.real, a.imag }; }
      : (length) == 2048 ? prefix##2048    \
                         : prefix##4096)
 
+// The same for the one-kernel channelizer, whose kernels stop at 1024 channels.
+#define CHANNELIZER_SPECTRA_KERNEL_FOR(channels)                 \
+    ((channels) == 32    ? grcuda_pfb_channelizer_spectra_32    \
+     : (channels) == 64  ? grcuda_pfb_channelizer_spectra_64    \
+     : (channels) == 128 ? grcuda_pfb_channelizer_spectra_128   \
+     : (channels) == 256 ? grcuda_pfb_channelizer_spectra_256   \
+     : (channels) == 512 ? grcuda_pfb_channelizer_spectra_512   \
+                         : grcuda_pfb_channelizer_spectra_1024)
+
 // shared_fft::twiddles() of src/kernels/shared_fft.rs: for each pass after the first
 // (stride s), entries (r - 1) * s + k = exp(-2 pi i r k / (16 s)).
 inline std::vector<complex64> shared_fft_twiddles(int length)

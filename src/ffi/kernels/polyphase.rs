@@ -164,7 +164,7 @@ pub extern "C" fn grcuda_pfb_channelizer_filter_ccf(
 }
 
 /// Whether grcuda_pfb_channelizer_spectra_ccf() takes `channels`: a power of two from 32 to
-/// 4096. For other counts use grcuda_pfb_channelizer_filter_ccf() and an FFT plan.
+/// 1024. For other counts use grcuda_pfb_channelizer_filter_ccf() and an FFT plan.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_pfb_channelizer_spectra_supported(channels: usize) -> bool {
