@@ -52,12 +52,12 @@ inline std::complex<double> widened(complex64 a) { return { a.real, a.imag }; }
                         : prefix##4096)
 
 // The same for the one-kernel channelizer, whose kernels stop at 1024 channels.
-#define CHANNELIZER_SPECTRA_KERNEL_FOR(channels)                 \
-    ((channels) == 32    ? grcuda_pfb_channelizer_spectra_32    \
-     : (channels) == 64  ? grcuda_pfb_channelizer_spectra_64    \
-     : (channels) == 128 ? grcuda_pfb_channelizer_spectra_128   \
-     : (channels) == 256 ? grcuda_pfb_channelizer_spectra_256   \
-     : (channels) == 512 ? grcuda_pfb_channelizer_spectra_512   \
+#define CHANNELIZER_SPECTRA_KERNEL_FOR(channels)              \
+    ((channels) == 32    ? grcuda_pfb_channelizer_spectra_32  \
+     : (channels) == 64  ? grcuda_pfb_channelizer_spectra_64  \
+     : (channels) == 128 ? grcuda_pfb_channelizer_spectra_128 \
+     : (channels) == 256 ? grcuda_pfb_channelizer_spectra_256 \
+     : (channels) == 512 ? grcuda_pfb_channelizer_spectra_512 \
                          : grcuda_pfb_channelizer_spectra_1024)
 
 // shared_fft::twiddles() of src/kernels/shared_fft.rs: for each pass after the first
