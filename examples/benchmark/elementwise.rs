@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-//! Elementwise kernels alone against the device-to-device copy: the rate a GPU block's kernel
-//! can reach, apart from any flowgraph, in bytes read + written per second.
+//! Elementwise kernels (and the moving average, which reads a window per item) alone against
+//! the device-to-device copy: the rate a GPU block's kernel can reach, apart from any
+//! flowgraph, in bytes read + written per second.
 //!
 //! Each kernel runs back to back on one stream through arrays of
 //! [`CALLS_PER_ARRAY`](super::CALLS_PER_ARRAY) calls' worth.
@@ -81,14 +82,28 @@ fn cases(device: &Device) -> Vec<Case> {
                 expression_cc.launch(stream, inputs, output, items).unwrap()
             },
         ),
+        // GNU Radio's default max_iter; the input's history is within HISTORY_SLACK_ITEMS.
+        Case::new("moving_average_ff(64)", (1, F, F), |stream, inputs, output, items| unsafe {
+            kernels::moving_average(stream, inputs[0], output, items, 1, 64, 1.0f32 / 64.0, 4000, 0).unwrap()
+        }),
+        Case::new("moving_average_cc(64)", (1, C, C), |stream, inputs, output, items| unsafe {
+            kernels::moving_average(stream, inputs[0], output, items, 1, 64, Complex32::new(1.0 / 64.0, 0.0), 4000, 0)
+                .unwrap()
+        }),
     ]
 }
 
+/// Items past an input array's last call for the kernels that read history before their
+/// first item (the moving average's length - 1 plus a segment).
+const HISTORY_SLACK_ITEMS: usize = 4096;
+
 /// Bytes read + written per second by `case` at `items` per call.
 fn run(device: &Device, settings: &Settings, case: &Case, items: usize) -> f64 {
-    let array = |bytes: usize| DeviceAllocation::new(device, CALLS_PER_ARRAY * items * bytes).unwrap();
-    let inputs: Vec<DeviceAllocation> = (0..case.inputs).map(|_| array(case.input_bytes)).collect();
-    let output = array(case.output_bytes);
+    let array =
+        |bytes: usize, slack: usize| DeviceAllocation::new(device, (CALLS_PER_ARRAY * items + slack) * bytes).unwrap();
+    let inputs: Vec<DeviceAllocation> =
+        (0..case.inputs).map(|_| array(case.input_bytes, HISTORY_SLACK_ITEMS)).collect();
+    let output = array(case.output_bytes, 0);
     let stream = Stream::new(device).unwrap();
     let bytes_per_call = items * (case.inputs * case.input_bytes + case.output_bytes);
     let calls = settings.volume.div_ceil(bytes_per_call);

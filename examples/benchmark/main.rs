@@ -18,7 +18,8 @@
 //! 6. What making and freeing a buffer costs, by ring size and edge kind: a flowgraph's start
 //!    makes one per edge, and an edge between a CPU and a GPU block also pins a host ring as
 //!    large as its device ring.
-//! 7. Elementwise kernels alone (multiply, magnitude, expressions) against the copy kernel.
+//! 7. Elementwise kernels alone (multiply, magnitude, expressions, moving average) against the
+//!    copy kernel.
 //! 8. logpwrfft's spectrum kernels alone against cuFFT's transforms of the same frames.
 //! 9. The direct-form FIR kernels alone.
 //! 10. The channelizer's kernels alone: one kernel against the filter bank and cuFFT.
