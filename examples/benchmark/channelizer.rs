@@ -95,7 +95,7 @@ pub(crate) fn channelizer_table(device: &Device, settings: &Settings) {
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (channels, taps_per_branch, oversample) in
-        [(32, 16, 1), (64, 16, 1), (256, 16, 1), (1024, 16, 1), (1024, 16, 2)]
+        [(32, 16, 1), (64, 16, 1), (256, 16, 1), (1024, 16, 1), (256, 16, 2), (256, 16, 4), (1024, 16, 2)]
     {
         let step_advance = channels / oversample;
         let (one_kernel, two) = channelizer_rates(&harness, settings, channels, taps_per_branch, step_advance);
