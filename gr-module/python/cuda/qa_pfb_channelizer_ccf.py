@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 """cuda.pfb_channelizer_ccf against GNU Radio's hier block filter.pfb.channelizer_ccf on
-random data: designed and given taps, oversample rates 1, 2 and 4/3, 10^6 input samples,
+random data: designed and given taps, oversample rates 1, 2, 4 and 4/3, 10^6 input samples,
 channel maps, call splits, tags, set_taps between runs and restart."""
 
 import numpy as np
@@ -26,6 +26,8 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
             (64, 1, 0, 1_000_000),
             (32, 2, 100, 100_003),
             (16, 2, 77, 100_003),
+            (32, 4, 96, 100_001),
+            (16, 4, 61, 100_001),
             (16, 4 / 3, 50, 99_991),
             (5, 1, 11, 20_001),
         ):

@@ -4,7 +4,7 @@
 #
 """cuda.pfb_channelizer_vector_ccf against GNU Radio's hier block filter.pfb.channelizer_ccf
 on random data: vector entry o must equal the hier block's output o, with designed and given
-taps, oversample rates 1, 2 and 4/3, the identity map (the transform writes the output) and
+taps, oversample rates 1, 2, 4 and 4/3, the identity map (the transform writes the output) and
 others (a gather), call splits, tags, set_taps and set_channel_map between runs."""
 
 import numpy as np
@@ -41,6 +41,8 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
             (64, 1, 0, 1_000_000),
             (32, 2, 100, 100_003),
             (16, 2, 77, 100_003),
+            (32, 4, 96, 100_001),
+            (16, 4, 61, 100_001),
             (16, 4 / 3, 50, 99_991),
             (5, 1, 11, 20_001),
         ):
