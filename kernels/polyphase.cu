@@ -152,12 +152,13 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
 }
 
 // The filter bank and the inverse FFT in one kernel, for M = 32 to 1024 channels (a power of
-// two; polyphase.rs says why no more): a block takes CHANNELIZER_ROW_VALUES / M consecutive steps, filters their rows into
-// shared memory (conjugated, rotated into their slots), transforms each row there with the
-// shared-memory FFT (the inverse as the forward transform of the conjugates) and writes the
-// channels, conjugated back, to spectra[s * M + k]: a sample is read from device memory once
-// per block of steps that uses it and a channel written once, against the filter bank's
-// spectra going through device memory to cuFFT and back. The sums are the filter bank's.
+// two; src/kernels/polyphase.rs says why no more): a block takes CHANNELIZER_ROW_VALUES / M
+// consecutive steps, filters their rows into shared memory (conjugated, rotated into their
+// slots), transforms each row there with the shared-memory FFT (the inverse as the forward
+// transform of the conjugates) and writes the channels, conjugated back, to spectra[s * M +
+// k]: a sample is read from device memory once per block of steps that uses it and a channel
+// written once, against the filter bank's spectra going through device memory to cuFFT and
+// back. The sums are the filter bank's.
 #define CHANNELIZER_ROW_VALUES 4096
 #define CHANNELIZER_SPECTRA_THREADS 256
 

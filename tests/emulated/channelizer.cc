@@ -146,7 +146,7 @@ bool check_spectra(std::size_t channels,
            256,
            steps_per_block * (channels + channels / 16 + 1) * sizeof(complex64),
            [&] {
-               CHANNELIZER_SPECTRA_KERNEL_FOR(channels)
+               SHARED_FFT_KERNEL_UP_TO_1024(grcuda_pfb_channelizer_spectra_, channels)
                (input.data(),
                 taps.data(),
                 twiddles.data(),

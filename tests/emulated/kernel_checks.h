@@ -39,26 +39,20 @@ inline bool same_bits(complex64 a, complex64 b)
 inline std::complex<double> widened(float a) { return a; }
 inline std::complex<double> widened(complex64 a) { return { a.real, a.imag }; }
 
-// The kernel of a family instantiated per length of the shared-memory FFT (32 to 4096, as
-// `prefix` followed by the length), for `length`.
+// The kernel of a family instantiated per length of the shared-memory FFT (as `prefix`
+// followed by the length), for `length`: up to 1024 (the one-kernel channelizer's
+// counts), or up to 4096.
+#define SHARED_FFT_KERNEL_UP_TO_1024(prefix, length) \
+    ((length) == 32    ? prefix##32                  \
+     : (length) == 64  ? prefix##64                  \
+     : (length) == 128 ? prefix##128                 \
+     : (length) == 256 ? prefix##256                 \
+     : (length) == 512 ? prefix##512                 \
+                       : prefix##1024)
 #define SHARED_FFT_KERNEL(prefix, length) \
-    ((length) == 32     ? prefix##32      \
-     : (length) == 64   ? prefix##64      \
-     : (length) == 128  ? prefix##128     \
-     : (length) == 256  ? prefix##256     \
-     : (length) == 512  ? prefix##512     \
-     : (length) == 1024 ? prefix##1024    \
-     : (length) == 2048 ? prefix##2048    \
-                        : prefix##4096)
-
-// The same for the one-kernel channelizer, whose kernels stop at 1024 channels.
-#define CHANNELIZER_SPECTRA_KERNEL_FOR(channels)              \
-    ((channels) == 32    ? grcuda_pfb_channelizer_spectra_32  \
-     : (channels) == 64  ? grcuda_pfb_channelizer_spectra_64  \
-     : (channels) == 128 ? grcuda_pfb_channelizer_spectra_128 \
-     : (channels) == 256 ? grcuda_pfb_channelizer_spectra_256 \
-     : (channels) == 512 ? grcuda_pfb_channelizer_spectra_512 \
-                         : grcuda_pfb_channelizer_spectra_1024)
+    ((length) == 2048   ? prefix##2048    \
+     : (length) == 4096 ? prefix##4096    \
+                        : SHARED_FFT_KERNEL_UP_TO_1024(prefix, length))
 
 // shared_fft::twiddles() of src/kernels/shared_fft.rs: for each pass after the first
 // (stride s), entries (r - 1) * s + k = exp(-2 pi i r k / (16 s)).
