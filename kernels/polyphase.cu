@@ -33,45 +33,80 @@ __device__ inline complex64 load<complex64>(const complex64* address) {
 
 namespace {
 
-// One block of R taps (tap `block` + t at block_taps[t * channels]) of a branch's R steps
-// without oversampling: window item i is row `top_row` + i - (R - 1) (at top[(i - (R - 1)) *
-// channels]), which step r reads with tap t at i = r - t + R - 1. The window's items sit in
-// registers indexed at compile time, each loaded when tap t first needs it (item R - 1 - t),
-// so that the rows a block no longer needs are not live. `guarded`: the block may have fewer
-// than R taps (`taps_left`) or reach past the call's last row (rows above `rows_ahead`
-// relative to `top`), which read as zero; otherwise every offset is a constant (with
-// `channels` one) and no comparison is made.
-template <int R, bool guarded>
+// One block of S taps (tap `block` + t at block_taps[t * channels]) of S steps of a branch
+// whose rows advance by one per step: window item i is row `top_row` + i - (S - 1) (at
+// top[(i - (S - 1)) * channels]), which step r reads with tap t at i = r - t + S - 1. The
+// window's items sit in registers indexed at compile time, each loaded when tap t first needs
+// it (item S - 1 - t), so that the rows a block no longer needs are not live. Step r's total
+// is totals[r * Q + c]: the block may serve one of Q interleaved classes of steps (below).
+// `guarded`: the block may have fewer than S taps (`taps_left`) or reach past the call's last
+// row (rows above `rows_ahead` relative to `top`), which read as zero; otherwise every offset
+// is a constant (with `channels` one) and no comparison is made.
+template <int S, int Q, bool guarded, int R>
 __device__ inline void window_block(const complex64* top, const float* block_taps, count_type channels,
-                                    long long taps_left, long long rows_ahead, complex64 (&totals)[R]) {
+                                    long long taps_left, long long rows_ahead, int c, complex64 (&totals)[R]) {
     const auto row = [&](int i) {
-        const long long offset = i - (R - 1);
+        const long long offset = i - (S - 1);
         if (guarded && offset > rows_ahead) return grcuda::zero<complex64>();
         return load(top + offset * (long long)channels);
     };
-    complex64 window[2 * R - 1];
+    complex64 window[2 * S - 1];
 #pragma unroll
-    for (int i = R - 1; i < 2 * R - 1; ++i) {
+    for (int i = S - 1; i < 2 * S - 1; ++i) {
         window[i] = row(i);
     }
 #pragma unroll
-    for (int t = 0; t < R; ++t) {
+    for (int t = 0; t < S; ++t) {
         if (!guarded || t < taps_left) {
             if (t > 0) {
-                window[R - 1 - t] = row(R - 1 - t);
+                window[S - 1 - t] = row(S - 1 - t);
             }
             const float tap = load(block_taps + t * channels);
 #pragma unroll
-            for (int r = 0; r < R; ++r) {
-                totals[r] = grcuda::multiply_add(window[r - t + R - 1], tap, totals[r]);
+            for (int r = 0; r < S; ++r) {
+                totals[r * Q + c] = grcuda::multiply_add(window[r - t + S - 1], tap, totals[r * Q + c]);
             }
         }
     }
 }
 
-// The sums of branch `branch` for the R steps from `first_step` on into `totals` (zero for
-// steps from `steps` on), taps loaded once for all of them. The multiply-adds run in a fixed
-// order, taps in increasing k, with or without oversampling.
+// The R steps from `first_step` on when the step advance D is M / Q: step first_step + Q * j
+// + c reads with tap k item (T + first_step / Q + j - k) * M - 1 - f + c * D, so each class c
+// of steps reads rows that advance by one per step, from the column shifted by c * D, and its
+// R / Q steps share their rows (window_block). Q = 1 is the channelizer without oversampling.
+template <int R, int Q>
+__device__ inline void filter_windows(const complex64* column, const float* branch_taps, count_type channels,
+                                      count_type taps_per_branch, count_type step_advance, count_type steps,
+                                      count_type first_step, complex64 (&totals)[R]) {
+    constexpr int S = R / Q;
+    // Whether all R steps are the call's: only the call's last run reads past its rows.
+    const bool full_run = first_step + R <= steps;
+#pragma unroll
+    for (int c = 0; c < Q; ++c) {
+        const complex64* class_column = column + c * step_advance;
+        // The class's last row that is the call's: that of its last step before `steps`, or
+        // none past the rows of the call's first step when the class has no step.
+        const long long last_row = (long long)taps_per_branch +
+                                   (steps > (count_type)c ? (long long)((steps - 1 - c) / Q) : -1LL);
+        for (count_type block = 0; block < taps_per_branch; block += S) {
+            const count_type top_row = taps_per_branch + first_step / Q - block;
+            const complex64* top = class_column + top_row * channels;
+            const float* block_taps = branch_taps + block * channels;
+            const long long taps_left = (long long)(taps_per_branch - block);
+            if (full_run && taps_left >= S) {
+                window_block<S, Q, false>(top, block_taps, channels, S, 0, c, totals);
+            } else {
+                window_block<S, Q, true>(top, block_taps, channels, taps_left, last_row - (long long)top_row, c,
+                                         totals);
+            }
+        }
+    }
+}
+
+// The sums of branch `branch` for the R steps from `first_step` on into `totals` (steps from
+// `steps` on are not the call's, and their totals are to be ignored), taps loaded once for
+// all of them. The multiply-adds run in a fixed order, taps in increasing k, whatever the
+// oversampling.
 template <int R>
 __device__ inline void filter_branch(const complex64* __restrict__ input, const float* __restrict__ taps,
                                      count_type channels, count_type taps_per_branch,
@@ -85,36 +120,37 @@ __device__ inline void filter_branch(const complex64* __restrict__ input, const 
     // branch_taps[k * M].
     const complex64* column = input - 1 - branch;
     const float* branch_taps = taps + branch;
-    // Whether all R steps are the call's: only the call's last run reads past its rows.
-    const bool full_run = first_step + R <= steps;
     if (step_advance == channels) {
-        // Without oversampling, step s reads with tap k row T + s - k, so the thread's steps
-        // share their rows (window_block).
-        const count_type last_row = taps_per_branch + steps - 1;
-        for (count_type block = 0; block < taps_per_branch; block += R) {
-            const count_type top_row = taps_per_branch + first_step - block;
-            const complex64* top = column + top_row * channels;
-            const float* block_taps = branch_taps + block * channels;
-            const long long taps_left = (long long)(taps_per_branch - block);
-            if (full_run && taps_left >= R) {
-                window_block<R, false>(top, block_taps, channels, R, 0, totals);
-            } else {
-                window_block<R, true>(top, block_taps, channels, taps_left,
-                                      (long long)last_row - (long long)top_row, totals);
-            }
+        filter_windows<R, 1>(column, branch_taps, channels, taps_per_branch, step_advance, steps, first_step, totals);
+        return;
+    }
+    // Oversampling by 2 or 4 (step advance M / 2 or M / 4): classes of steps share rows.
+    if constexpr (R % 2 == 0) {
+        if (2 * step_advance == channels) {
+            filter_windows<R, 2>(column, branch_taps, channels, taps_per_branch, step_advance, steps, first_step,
+                                 totals);
+            return;
         }
-    } else {
-        // Step s reads with tap k item (T + s * D / M - k) * M - 1 - f, D items after step s - 1.
-        const int steps_here = full_run ? R : int(steps - first_step);
-        const complex64* newest = column + taps_per_branch * channels + first_step * step_advance;
-        for (count_type k = 0; k < taps_per_branch; ++k) {
-            const float tap = load(branch_taps + k * channels);
-            const complex64* items = newest - k * channels;
+    }
+    if constexpr (R % 4 == 0) {
+        if (4 * step_advance == channels) {
+            filter_windows<R, 4>(column, branch_taps, channels, taps_per_branch, step_advance, steps, first_step,
+                                 totals);
+            return;
+        }
+    }
+    // Other advances: step s reads with tap k item (T + s * D / M - k) * M - 1 - f, D items
+    // after step s - 1.
+    const bool full_run = first_step + R <= steps;
+    const int steps_here = full_run ? R : int(steps - first_step);
+    const complex64* newest = column + taps_per_branch * channels + first_step * step_advance;
+    for (count_type k = 0; k < taps_per_branch; ++k) {
+        const float tap = load(branch_taps + k * channels);
+        const complex64* items = newest - k * channels;
 #pragma unroll
-            for (int r = 0; r < R; ++r) {
-                if (r < steps_here) {
-                    totals[r] = grcuda::multiply_add(load(items + r * step_advance), tap, totals[r]);
-                }
+        for (int r = 0; r < R; ++r) {
+            if (r < steps_here) {
+                totals[r] = grcuda::multiply_add(load(items + r * step_advance), tap, totals[r]);
             }
         }
     }

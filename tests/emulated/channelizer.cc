@@ -197,9 +197,10 @@ bool check_spectra(std::size_t channels,
 int main()
 {
     int cases = 0, failures = 0;
-    for (std::size_t channels : { 1, 4, 64 }) {
+    // Oversampling by 1, 2 and 4 reads through register windows, by 3 and 8 without.
+    for (std::size_t channels : { 1, 4, 48, 64 }) {
         for (std::size_t taps_per_branch : { 1, 5, 16, 17, 40 }) {
-            for (std::size_t oversample : { 1, 2, 4 }) {
+            for (std::size_t oversample : { 1, 2, 3, 4, 8 }) {
                 if (channels % oversample != 0)
                     continue;
                 for (std::size_t steps : { 1, 15, 16, 33, 200 }) {
@@ -217,9 +218,10 @@ int main()
     for (std::size_t channels : { 32, 256, 1024 }) {
         const std::size_t steps_per_block = 4096 / channels;
         for (std::size_t taps_per_branch : { 1, 16, 17 }) {
-            // Step advances M (no oversampling), M / 2 and 3M / 4 (oversample 4/3).
+            // Step advances M (no oversampling), M / 2, M / 4 and 3M / 4 (oversample
+            // 4/3).
             for (std::size_t step_advance :
-                 { channels, channels / 2, channels * 3 / 4 }) {
+                 { channels, channels / 2, channels / 4, channels * 3 / 4 }) {
                 for (std::size_t steps :
                      { std::size_t(1), steps_per_block + 3, 2 * steps_per_block + 1 }) {
                     failures += !check_spectra(channels,
