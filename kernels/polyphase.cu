@@ -105,13 +105,14 @@ __device__ inline void filter_windows(const complex64* column, const float* bran
 
 // The sums of branch `branch` for the R steps from `first_step` on into `totals` (steps from
 // `steps` on are not the call's, and their totals are to be ignored), taps loaded once for
-// all of them. The multiply-adds run in a fixed order, taps in increasing k, whatever the
-// oversampling.
-template <int R>
-__device__ inline void filter_branch(const complex64* __restrict__ input, const float* __restrict__ taps,
-                                     count_type channels, count_type taps_per_branch,
-                                     count_type step_advance, count_type steps, count_type branch,
-                                     count_type first_step, complex64 (&totals)[R]) {
+// all of them, when the step advance is M / Q: Q = 1, 2 or 4 read through register windows
+// (filter_windows), Q = 0 stands for any other advance. The multiply-adds run in a fixed
+// order, taps in increasing k, whatever the path.
+template <int R, int Q>
+__device__ inline void filter_branch_with(const complex64* __restrict__ input, const float* __restrict__ taps,
+                                          count_type channels, count_type taps_per_branch,
+                                          count_type step_advance, count_type steps, count_type branch,
+                                          count_type first_step, complex64 (&totals)[R]) {
 #pragma unroll
     for (int r = 0; r < R; ++r) {
         totals[r] = grcuda::zero<complex64>();
@@ -120,61 +121,66 @@ __device__ inline void filter_branch(const complex64* __restrict__ input, const 
     // branch_taps[k * M].
     const complex64* column = input - 1 - branch;
     const float* branch_taps = taps + branch;
-    if (step_advance == channels) {
-        filter_windows<R, 1>(column, branch_taps, channels, taps_per_branch, step_advance, steps, first_step, totals);
-        return;
-    }
-    // Oversampling by 2 or 4 (step advance M / 2 or M / 4): classes of steps share rows.
-    if constexpr (R % 2 == 0) {
-        if (2 * step_advance == channels) {
-            filter_windows<R, 2>(column, branch_taps, channels, taps_per_branch, step_advance, steps, first_step,
-                                 totals);
-            return;
-        }
-    }
-    if constexpr (R % 4 == 0) {
-        if (4 * step_advance == channels) {
-            filter_windows<R, 4>(column, branch_taps, channels, taps_per_branch, step_advance, steps, first_step,
-                                 totals);
-            return;
-        }
-    }
-    // Other advances: step s reads with tap k item (T + s * D / M - k) * M - 1 - f, D items
-    // after step s - 1.
-    const bool full_run = first_step + R <= steps;
-    const int steps_here = full_run ? R : int(steps - first_step);
-    const complex64* newest = column + taps_per_branch * channels + first_step * step_advance;
-    for (count_type k = 0; k < taps_per_branch; ++k) {
-        const float tap = load(branch_taps + k * channels);
-        const complex64* items = newest - k * channels;
+    if constexpr (Q > 0) {
+        filter_windows<R, Q>(column, branch_taps, channels, taps_per_branch, step_advance, steps, first_step, totals);
+    } else {
+        // Step s reads with tap k item (T + s * D / M - k) * M - 1 - f, D items after step s - 1.
+        const bool full_run = first_step + R <= steps;
+        const int steps_here = full_run ? R : int(steps - first_step);
+        const complex64* newest = column + taps_per_branch * channels + first_step * step_advance;
+        for (count_type k = 0; k < taps_per_branch; ++k) {
+            const float tap = load(branch_taps + k * channels);
+            const complex64* items = newest - k * channels;
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-            if (r < steps_here) {
-                totals[r] = grcuda::multiply_add(load(items + r * step_advance), tap, totals[r]);
+            for (int r = 0; r < R; ++r) {
+                if (r < steps_here) {
+                    totals[r] = grcuda::multiply_add(load(items + r * step_advance), tap, totals[r]);
+                }
             }
         }
     }
 }
 
-}  // namespace
+// filter_branch_with for the call's step advance, chosen per call.
+template <int R>
+__device__ inline void filter_branch(const complex64* __restrict__ input, const float* __restrict__ taps,
+                                     count_type channels, count_type taps_per_branch,
+                                     count_type step_advance, count_type steps, count_type branch,
+                                     count_type first_step, complex64 (&totals)[R]) {
+    static_assert(R % 4 == 0, "the register windows of oversampling by 4 take R / 4 steps");
+    if (step_advance == channels) {
+        filter_branch_with<R, 1>(input, taps, channels, taps_per_branch, step_advance, steps, branch, first_step,
+                                 totals);
+    } else if (2 * step_advance == channels) {
+        filter_branch_with<R, 2>(input, taps, channels, taps_per_branch, step_advance, steps, branch, first_step,
+                                 totals);
+    } else if (4 * step_advance == channels) {
+        filter_branch_with<R, 4>(input, taps, channels, taps_per_branch, step_advance, steps, branch, first_step,
+                                 totals);
+    } else {
+        filter_branch_with<R, 0>(input, taps, channels, taps_per_branch, step_advance, steps, branch, first_step,
+                                 totals);
+    }
+}
 
 // Steps each thread of the filter bank filters: the branch's taps are loaded once for all.
 #define CHANNELIZER_STEPS_PER_THREAD 16
 
 // Work item w is branch w mod M of steps (w / M) * CHANNELIZER_STEPS_PER_THREAD onwards, so
 // that a warp reads consecutive taps and input items and writes consecutive spectrum items.
-extern "C" __global__ void grcuda_pfb_channelizer_filter(
-    const complex64* __restrict__ input, const float* __restrict__ taps,
-    complex64* __restrict__ spectra, count_type channels, count_type taps_per_branch,
-    count_type step_advance, count_type steps, count_type first_rotation) {
+// One kernel per path of filter_branch_with (Q), so that each gets the registers it needs.
+template <int Q>
+__device__ void channelizer_filter(const complex64* __restrict__ input, const float* __restrict__ taps,
+                                   complex64* __restrict__ spectra, count_type channels, count_type taps_per_branch,
+                                   count_type step_advance, count_type steps, count_type first_rotation) {
     constexpr int R = CHANNELIZER_STEPS_PER_THREAD;
     const count_type groups = (steps + R - 1) / R;
     GRID_STRIDE_LOOP(w, groups * channels) {
         const count_type branch = w % channels;
         const count_type first_step = (w / channels) * R;
         complex64 totals[R];
-        filter_branch<R>(input, taps, channels, taps_per_branch, step_advance, steps, branch,
-                         first_step, totals);
+        filter_branch_with<R, Q>(input, taps, channels, taps_per_branch, step_advance, steps, branch, first_step,
+                                 totals);
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             const count_type step = first_step + r;
@@ -186,6 +192,24 @@ extern "C" __global__ void grcuda_pfb_channelizer_filter(
         }
     }
 }
+
+}  // namespace
+
+// The filter bank for step advances M (grcuda_pfb_channelizer_filter_oversample1), M / 2, M /
+// 4 and any other (_oversample_any).
+#define CHANNELIZER_FILTER_KERNEL(suffix, Q)                                                         \
+    extern "C" __global__ void grcuda_pfb_channelizer_filter_oversample##suffix(                    \
+        const complex64* __restrict__ input, const float* __restrict__ taps,                        \
+        complex64* __restrict__ spectra, count_type channels, count_type taps_per_branch,           \
+        count_type step_advance, count_type steps, count_type first_rotation) {                     \
+        channelizer_filter<Q>(input, taps, spectra, channels, taps_per_branch, step_advance, steps, \
+                              first_rotation);                                                      \
+    }
+
+CHANNELIZER_FILTER_KERNEL(1, 1)
+CHANNELIZER_FILTER_KERNEL(2, 2)
+CHANNELIZER_FILTER_KERNEL(4, 4)
+CHANNELIZER_FILTER_KERNEL(_any, 0)
 
 // The filter bank and the inverse FFT in one kernel, for M = 32 to 1024 channels (a power of
 // two; src/kernels/polyphase.rs says why no more): a block takes CHANNELIZER_ROW_VALUES / M

@@ -110,7 +110,10 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     }
     for name in [
         "grcuda_overlap_save_multiply",
-        "grcuda_pfb_channelizer_filter",
+        "grcuda_pfb_channelizer_filter_oversample1",
+        "grcuda_pfb_channelizer_filter_oversample2",
+        "grcuda_pfb_channelizer_filter_oversample4",
+        "grcuda_pfb_channelizer_filter_oversample_any",
         "grcuda_pfb_channelizer_scatter",
         "grcuda_pfb_channelizer_gather",
     ] {

@@ -168,6 +168,19 @@ impl ChannelizerShape {
         Ok(())
     }
 
+    /// The filter-bank kernel for this step advance (a variant of
+    /// `PFB_CHANNELIZER_FILTER_KERNELS`): advances of M, M / 2 and M / 4 have kernels whose
+    /// steps share input rows in registers, any other advance the kernel that reads each step's.
+    /// Called on checked shapes (a step advance of at least 1).
+    fn oversampling_variant(&self) -> &'static str {
+        match (self.channels % self.step_advance, self.channels / self.step_advance) {
+            (0, 1) => "1",
+            (0, 2) => "2",
+            (0, 4) => "4",
+            _ => "_any",
+        }
+    }
+
     /// Checks a filter-bank call's shape, rotation and arrays (the input and taps must not
     /// overlap the spectra); returns the spectra's byte range, or None for no steps.
     fn check_call(&self, input: u64, taps: u64, spectra: u64, first_rotation: usize) -> Result<Option<Range<u64>>> {
@@ -214,7 +227,7 @@ pub unsafe fn pfb_channelizer_filter(
         return Ok(());
     }
     let on_cpu = || unsafe { cpu::polyphase::pfb_channelizer_filter(input, taps, spectra, shape, first_rotation) };
-    launch::run(stream, PFB_CHANNELIZER_FILTER_KERNELS.variant(""), on_cpu, |kernel| {
+    launch::run(stream, PFB_CHANNELIZER_FILTER_KERNELS.variant(shape.oversampling_variant()), on_cpu, |kernel| {
         let values = [shape.channels, shape.taps_per_branch, shape.step_advance, shape.steps, first_rotation]
             .map(|value| value as u64);
         let mut arguments = [argument(&input), argument(&taps), argument(&spectra)].to_vec();

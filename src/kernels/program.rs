@@ -174,8 +174,9 @@ pub(crate) static MOVING_AVERAGE_TILED_KERNELS: Kernels<2> =
     Kernels::new(&MOVING_AVERAGE, "grcuda_moving_average_tiled_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static QUADRATURE_DEMOD_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_quadrature_demod", [""]);
 pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rotator", [""]);
-pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<1> =
-    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter", [""]);
+/// The filter bank, per oversampling: step advances M, M / 2, M / 4 and any other.
+pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<4> =
+    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter_oversample", ["1", "2", "4", "_any"]);
 /// The filter bank and inverse FFT in one kernel, per number of channels.
 pub(crate) static PFB_CHANNELIZER_SPECTRA_KERNELS: Kernels<6> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_spectra_", polyphase::CHANNELIZER_SPECTRA_CHANNEL_NAMES);

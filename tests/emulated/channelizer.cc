@@ -21,7 +21,36 @@ namespace {
 
 using checks::same_bits;
 
-bool check(std::size_t channels,
+using filter_kernel = void (*)(const complex64*,
+                               const float*,
+                               complex64*,
+                               count_type,
+                               count_type,
+                               count_type,
+                               count_type,
+                               count_type);
+
+// The filter-bank kernel the host launches for a step advance (oversampling_variant() in
+// src/kernels/polyphase.rs).
+filter_kernel kernel_for(std::size_t channels, std::size_t step_advance)
+{
+    if (channels % step_advance != 0)
+        return grcuda_pfb_channelizer_filter_oversample_any;
+    switch (channels / step_advance) {
+    case 1:
+        return grcuda_pfb_channelizer_filter_oversample1;
+    case 2:
+        return grcuda_pfb_channelizer_filter_oversample2;
+    case 4:
+        return grcuda_pfb_channelizer_filter_oversample4;
+    default:
+        return grcuda_pfb_channelizer_filter_oversample_any;
+    }
+}
+
+bool check(filter_kernel kernel,
+           const char* kernel_name,
+           std::size_t channels,
            std::size_t taps_per_branch,
            std::size_t step_advance,
            std::size_t steps,
@@ -42,14 +71,14 @@ bool check(std::size_t channels,
                                    CHANNELIZER_STEPS_PER_THREAD * channels;
     // Fewer blocks than work items, so that threads take several.
     launch(std::max<std::size_t>(1, work_items / 512), 256, 0, [&] {
-        grcuda_pfb_channelizer_filter(input.data(),
-                                      taps.data(),
-                                      spectra.data(),
-                                      channels,
-                                      taps_per_branch,
-                                      step_advance,
-                                      steps,
-                                      first_rotation);
+        kernel(input.data(),
+               taps.data(),
+               spectra.data(),
+               channels,
+               taps_per_branch,
+               step_advance,
+               steps,
+               first_rotation);
     });
     std::size_t differing = 0;
     double worst = 0.0;
@@ -81,9 +110,10 @@ bool check(std::size_t channels,
     }
     const bool passed = differing == 0 && worst < 1e-6;
     if (!passed) {
-        std::printf("FAILED %zu channels, %zu taps per branch, step advance %zu, %zu "
+        std::printf("FAILED %s: %zu channels, %zu taps per branch, step advance %zu, %zu "
                     "steps, rotation %zu: %zu values "
                     "differ from the CPU backend's, worst relative error %.2e\n",
+                    kernel_name,
                     channels,
                     taps_per_branch,
                     step_advance,
@@ -204,13 +234,24 @@ int main()
                 if (channels % oversample != 0)
                     continue;
                 for (std::size_t steps : { 1, 15, 16, 33, 200 }) {
+                    // The host's kernel for the advance, and the one for any advance.
                     const std::size_t step_advance = channels / oversample;
-                    failures += !check(channels,
+                    const std::size_t rotation = (steps * 7) % channels;
+                    failures += !check(kernel_for(channels, step_advance),
+                                       "the advance's kernel",
+                                       channels,
                                        taps_per_branch,
                                        step_advance,
                                        steps,
-                                       (steps * 7) % channels);
-                    ++cases;
+                                       rotation);
+                    failures += !check(grcuda_pfb_channelizer_filter_oversample_any,
+                                       "oversample_any",
+                                       channels,
+                                       taps_per_branch,
+                                       step_advance,
+                                       steps,
+                                       rotation);
+                    cases += 2;
                 }
             }
         }
