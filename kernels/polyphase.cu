@@ -212,22 +212,24 @@ CHANNELIZER_FILTER_KERNEL(4, 4)
 CHANNELIZER_FILTER_KERNEL(_any, 0)
 
 // The filter bank and the inverse FFT in one kernel, for M = 32 to 1024 channels (a power of
-// two; src/kernels/polyphase.rs says why no more): a block takes CHANNELIZER_ROW_VALUES / M
-// consecutive steps, filters their rows into shared memory (conjugated, rotated into their
-// slots), transforms each row there with the shared-memory FFT (the inverse as the forward
-// transform of the conjugates) and writes the channels, conjugated back, to spectra[s * M +
-// k]: a sample is read from device memory once per block of steps that uses it and a channel
-// written once, against the filter bank's spectra going through device memory to cuFFT and
-// back. The sums are the filter bank's.
-#define CHANNELIZER_ROW_VALUES 4096
+// two; polyphase.rs says why no more): a block takes STEPS consecutive steps (a group),
+// filters their rows into shared memory (conjugated, rotated into their slots), transforms
+// each row there with the shared-memory FFT (the inverse as the forward transform of the
+// conjugates) and writes the channels, conjugated back, to spectra[s * M + k]: a sample is
+// read from device memory once per group that uses it and a channel written once, against
+// the filter bank's spectra going through device memory to cuFFT and back. The sums are the
+// filter bank's. A block reads the whole filter bank (M * T taps) per group, so a group holds
+// at least 8 steps (the register window of filter_branch) where shared memory allows: 4096 / M
+// steps up to 512 channels (32 KiB of rows), 8 at 1024 channels (68 KiB, beyond the 48 KiB a
+// block gets without asking; `_four_steps` is the kernel for devices that cannot give it).
 #define CHANNELIZER_SPECTRA_THREADS 256
 
 namespace {
 
 __device__ inline complex64 conjugate(complex64 value) { return complex64{value.real, -value.imag}; }
 
-// Group `group` of the call's steps: CHANNELIZER_ROW_VALUES / M of them.
-template <int M>
+// Group `group` of the call's steps, STEPS of them.
+template <int M, int STEPS>
 __device__ __noinline__ void channelizer_spectra_group(count_type group, const complex64* __restrict__ input,
                                                        const float* __restrict__ taps,
                                                        const complex64* twiddles, complex64* spectra,
@@ -235,11 +237,11 @@ __device__ __noinline__ void channelizer_spectra_group(count_type group, const c
                                                        count_type step_advance, count_type steps,
                                                        count_type first_rotation) {
     extern __shared__ complex64 rows[];
-    constexpr int steps_per_group = CHANNELIZER_ROW_VALUES / M;
     // Steps a thread filters per branch (the register window's length): 8, or the group's.
-    constexpr int run = steps_per_group < 8 ? steps_per_group : 8;
-    constexpr int runs_per_thread = CHANNELIZER_ROW_VALUES / run / CHANNELIZER_SPECTRA_THREADS;
-    const count_type first_step = group * steps_per_group;
+    constexpr int run = STEPS < 8 ? STEPS : 8;
+    constexpr int runs_per_thread = M * STEPS / run / CHANNELIZER_SPECTRA_THREADS;
+    static_assert(runs_per_thread * run * CHANNELIZER_SPECTRA_THREADS == M * STEPS, "whole runs per thread");
+    const count_type first_step = group * STEPS;
     // Work item w: branch w mod M of the run (w / M) * run onwards; a warp reads
     // consecutive taps and input items and writes consecutive slots.
 #pragma unroll
@@ -259,42 +261,48 @@ __device__ __noinline__ void channelizer_spectra_group(count_type group, const c
         }
     }
     __syncthreads();
-    // Row `local` of the group, M / 16 threads each: the block's threads transform every row.
+    // M / 16 threads per row: the block's threads transform rows_per_round rows at once, in
+    // as many rounds as the group needs.
     constexpr int threads_per_row = M / 16;
-    const int local = threadIdx.x / threads_per_row;
+    constexpr int rows_per_round = CHANNELIZER_SPECTRA_THREADS / threads_per_row;
+    static_assert(STEPS % rows_per_round == 0, "whole rounds of rows");
     const int t = threadIdx.x % threads_per_row;
-    const count_type step = first_step + local;
-    complex64* x = rows + local * shared_fft_slice_values(M);
-    shared_fft<M, true, false>(
-        x, t, twiddles, [&](int i) { return x[shared_fft_index(i)]; },
-        [&](int k, complex64 value) {
-            if (step < steps) spectra[step * M + k] = conjugate(value);
-        });
+#pragma unroll
+    for (int round = 0; round < STEPS / rows_per_round; ++round) {
+        const int local = round * rows_per_round + threadIdx.x / threads_per_row;
+        const count_type step = first_step + local;
+        complex64* x = rows + local * shared_fft_slice_values(M);
+        shared_fft<M, true, false>(
+            x, t, twiddles, [&](int i) { return x[shared_fft_index(i)]; },
+            [&](int k, complex64 value) {
+                if (step < steps) spectra[step * M + k] = conjugate(value);
+            });
+    }
 }
 
 }  // namespace
 
-#define CHANNELIZER_SPECTRA_KERNEL(channels)                                                       \
+#define CHANNELIZER_SPECTRA_KERNEL(name, channels, steps_per_group)                                \
     extern "C" __global__ void __launch_bounds__(CHANNELIZER_SPECTRA_THREADS, 3)                  \
-        grcuda_pfb_channelizer_spectra_##channels(                                                 \
+        grcuda_pfb_channelizer_spectra_##name(                                                     \
             const complex64* __restrict__ input, const float* __restrict__ taps,                   \
             const complex64* twiddles, complex64* spectra, count_type taps_per_branch,             \
             count_type step_advance, count_type steps, count_type first_rotation) {                \
-        constexpr count_type steps_per_group = CHANNELIZER_ROW_VALUES / channels;                  \
         const count_type groups = (steps + steps_per_group - 1) / steps_per_group;                 \
         for (count_type group = blockIdx.x; group < groups; group += gridDim.x) {                  \
-            channelizer_spectra_group<channels>(group, input, taps, twiddles, spectra,             \
-                                                taps_per_branch, step_advance, steps,              \
-                                                first_rotation);                                   \
+            channelizer_spectra_group<channels, steps_per_group>(                                  \
+                group, input, taps, twiddles, spectra, taps_per_branch, step_advance, steps,       \
+                first_rotation);                                                                   \
         }                                                                                          \
     }
 
-CHANNELIZER_SPECTRA_KERNEL(32)
-CHANNELIZER_SPECTRA_KERNEL(64)
-CHANNELIZER_SPECTRA_KERNEL(128)
-CHANNELIZER_SPECTRA_KERNEL(256)
-CHANNELIZER_SPECTRA_KERNEL(512)
-CHANNELIZER_SPECTRA_KERNEL(1024)
+CHANNELIZER_SPECTRA_KERNEL(32, 32, 128)
+CHANNELIZER_SPECTRA_KERNEL(64, 64, 64)
+CHANNELIZER_SPECTRA_KERNEL(128, 128, 32)
+CHANNELIZER_SPECTRA_KERNEL(256, 256, 16)
+CHANNELIZER_SPECTRA_KERNEL(512, 512, 8)
+CHANNELIZER_SPECTRA_KERNEL(1024, 1024, 8)
+CHANNELIZER_SPECTRA_KERNEL(1024_four_steps, 1024, 4)
 
 // Channel outputs, one array per output port: output o, item s = spectra[s * M +
 // channel_map[o]]. Output o lives at output_base + output_offsets[o] (bytes, modulo 2^64),

@@ -54,6 +54,10 @@ pub struct DeviceInfo {
     /// The size every ring is rounded up to: the VMM allocation granularity, or the page
     /// size on the simulated backend.
     pub ring_granularity: usize,
+    /// The dynamic shared memory a block may have when its kernel asks for more than the 48
+    /// KiB every GPU gives (MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: 64 KiB on Turing, 227 KiB on
+    /// Hopper); 48 KiB on the simulated backend, whose kernels run on the CPU.
+    pub shared_bytes_per_block_optin: usize,
 }
 
 /// A handle on one device. Clones share the same context.
@@ -138,6 +142,7 @@ impl Device {
             total_memory: simulated::TOTAL_MEMORY,
             vmm_supported: true,
             ring_granularity: host_mapping::page_size(),
+            shared_bytes_per_block_optin: 48 << 10,
         };
         Ok(Device(Arc::new(DeviceShared { context: None, info })))
     }
@@ -329,6 +334,10 @@ fn cuda_device_info(context: &Arc<CudaContext>) -> Result<DeviceInfo> {
         total_memory: context.total_mem().during("cuDeviceTotalMem")?,
         vmm_supported,
         ring_granularity,
+        shared_bytes_per_block_optin: attribute(
+            A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)",
+        )? as usize,
     })
 }
 

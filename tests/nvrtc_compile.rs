@@ -100,7 +100,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
     for length in [128, 256, 512, 1024] {
         expected.push(format!("grcuda_logpwrfft_rows_{length}"));
     }
-    for channels in [32, 64, 128, 256, 512, 1024] {
+    for channels in ["32", "64", "128", "256", "512", "1024", "1024_four_steps"] {
         expected.push(format!("grcuda_pfb_channelizer_spectra_{channels}"));
     }
     for types in ["ccc", "ccf", "fff"] {

@@ -199,5 +199,11 @@ pub(crate) fn kernel(source: String) -> Kernel {
             registered
         }
     };
-    Kernel { program: &registered.program, base: KERNEL_NAME, variant: "", handles: &registered.handles }
+    Kernel {
+        program: &registered.program,
+        base: KERNEL_NAME,
+        variant: "",
+        handles: &registered.handles,
+        shared_memory_optin: false,
+    }
 }

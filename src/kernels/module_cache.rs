@@ -115,8 +115,31 @@ fn load_function(device: &Device, kernel: Kernel) -> Result<sys::CUfunction> {
     let c_name = CString::new(name.as_str()).expect("kernel names contain no NUL");
     let function = unsafe { result::module::get_function(module.0, c_name) }
         .map_err(|e| Error::driver(&format!("cuModuleGetFunction({name}) in {}", kernel.program.name), e))?;
+    if kernel.shared_memory_optin {
+        allow_shared_memory_optin(device, function, &name)?;
+    }
     kernel.handles.insert(ordinal, function);
     Ok(function)
+}
+
+/// Lets launches of `function` ask for as much dynamic shared memory as the device gives a
+/// block (beyond the 48 KiB it gives without asking), less the kernel's static shared memory:
+/// its launcher sizes the shared memory from the device's
+/// [`DeviceInfo`](crate::device::DeviceInfo).
+fn allow_shared_memory_optin(device: &Device, function: sys::CUfunction, name: &str) -> Result<()> {
+    use sys::CUfunction_attribute as A;
+    let static_bytes =
+        unsafe { result::function::get_function_attribute(function, A::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES) }
+            .map_err(|e| Error::driver(&format!("cuFuncGetAttribute({name}, SHARED_SIZE_BYTES)"), e))?;
+    let dynamic_bytes = device.info().shared_bytes_per_block_optin.saturating_sub(static_bytes.max(0) as usize);
+    unsafe {
+        result::function::set_function_attribute(
+            function,
+            A::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            i32::try_from(dynamic_bytes).unwrap_or(i32::MAX),
+        )
+    }
+    .map_err(|e| Error::driver(&format!("cuFuncSetAttribute({name}, MAX_DYNAMIC_SHARED_SIZE_BYTES)"), e))
 }
 
 fn load_program(device: &Device, program: &Program) -> Result<Module> {

@@ -237,12 +237,50 @@ pub unsafe fn pfb_channelizer_filter(
     })
 }
 
-/// The channel counts [`pfb_channelizer_spectra`] takes, powers of two, as the suffixes of its
-/// kernels. A block filters `CHANNELIZER_ROW_VALUES / M` steps and reads the whole filter bank
-/// for them, so with more than 1024 channels (one or two steps per block) the taps outweigh
-/// the samples and the one kernel loses to the filter bank and cuFFT (0.53-0.60x at 4096
-/// channels on the H200).
-pub(crate) const CHANNELIZER_SPECTRA_CHANNEL_NAMES: [&str; 6] = ["32", "64", "128", "256", "512", "1024"];
+/// The kernels of [`pfb_channelizer_spectra`] (the suffixes of their names), with the
+/// channels each takes and the steps a block of it filters and transforms
+/// (`CHANNELIZER_SPECTRA_KERNEL` in `kernels/polyphase.cu`). A block reads the whole filter
+/// bank for its steps, so it takes at least 8 steps (the register window of the filter) where
+/// shared memory allows: 4096 / M rows up to 512 channels (32 KiB), 8 rows at 1024 channels
+/// (68 KiB, which a block gets only where the device gives more than 48 KiB), and 4 rows with
+/// the `_four_steps` kernel on devices that cannot. With more than 1024 channels a block could
+/// hold only one or two steps, the taps would outweigh the samples, and the one kernel loses
+/// to the filter bank and cuFFT (0.53-0.60x at 4096 channels on the H200).
+const CHANNELIZER_SPECTRA_KERNEL_SHAPES: [(&str, usize, usize); 7] = [
+    ("32", 32, 128),
+    ("64", 64, 64),
+    ("128", 128, 32),
+    ("256", 256, 16),
+    ("512", 512, 8),
+    ("1024", 1024, 8),
+    ("1024_four_steps", 1024, 4),
+];
+
+/// The suffixes of [`CHANNELIZER_SPECTRA_KERNEL_SHAPES`], for the kernel statics.
+pub(crate) const CHANNELIZER_SPECTRA_KERNEL_NAMES: [&str; 7] = {
+    let mut names = [""; 7];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = CHANNELIZER_SPECTRA_KERNEL_SHAPES[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The kernel of [`pfb_channelizer_spectra`] for `channels` (one it takes) on a device that
+/// gives a block up to `shared_bytes_limit` of shared memory, and the steps a block of it
+/// takes: the first of the kernels for that count whose rows fit.
+fn channelizer_spectra_kernel(channels: usize, shared_bytes_limit: usize) -> (&'static str, usize) {
+    let fits = |&&(_, count, steps): &&(&str, usize, usize)| {
+        count == channels && shared_fft::shared_bytes(steps, channels) as usize <= shared_bytes_limit
+    };
+    let (name, _, steps) = CHANNELIZER_SPECTRA_KERNEL_SHAPES
+        .iter()
+        .find(fits)
+        .or_else(|| CHANNELIZER_SPECTRA_KERNEL_SHAPES.iter().rev().find(|(_, count, _)| *count == channels))
+        .expect("launchers ask only for the channel counts of the one kernel");
+    (name, *steps)
+}
 
 const CHANNELIZER_SPECTRA_CHANNELS: std::ops::RangeInclusive<usize> = 32..=1024;
 
@@ -300,31 +338,25 @@ pub unsafe fn pfb_channelizer_spectra(
         let rows = std::slice::from_raw_parts_mut(spectra as *mut Complex32, shape.steps * shape.channels);
         rustfft::FftPlanner::new().plan_fft_inverse(shape.channels).process(rows);
     };
-    launch::run(
-        stream,
-        PFB_CHANNELIZER_SPECTRA_KERNELS.variant(shared_fft::length_name(shape.channels)),
-        on_cpu,
-        |kernel| {
-            let values =
-                [shape.taps_per_branch, shape.step_advance, shape.steps, first_rotation].map(|value| value as u64);
-            let mut arguments = [argument(&input), argument(&taps), argument(&twiddles), argument(&spectra)].to_vec();
-            arguments.extend(values.iter().map(argument));
-            let steps_per_block = CHANNELIZER_ROW_VALUES / shape.channels;
-            unsafe {
-                kernel.launch_tiles(
-                    shape.steps.div_ceil(steps_per_block),
-                    CHANNELIZER_SPECTRA_THREADS,
-                    shared_fft::shared_bytes(steps_per_block, shape.channels),
-                    &mut arguments,
-                )
-            }
-        },
-    )
+    let (kernel_name, steps_per_block) =
+        channelizer_spectra_kernel(shape.channels, stream.device().info().shared_bytes_per_block_optin);
+    launch::run(stream, PFB_CHANNELIZER_SPECTRA_KERNELS.variant(kernel_name), on_cpu, |kernel| {
+        let values = [shape.taps_per_branch, shape.step_advance, shape.steps, first_rotation].map(|value| value as u64);
+        let mut arguments = [argument(&input), argument(&taps), argument(&twiddles), argument(&spectra)].to_vec();
+        arguments.extend(values.iter().map(argument));
+        unsafe {
+            kernel.launch_tiles(
+                shape.steps.div_ceil(steps_per_block),
+                CHANNELIZER_SPECTRA_THREADS,
+                shared_fft::shared_bytes(steps_per_block, shape.channels),
+                &mut arguments,
+            )
+        }
+    })
 }
 
-/// `CHANNELIZER_ROW_VALUES` and `CHANNELIZER_SPECTRA_THREADS` in `kernels/polyphase.cu`: a
-/// block of [`pfb_channelizer_spectra`] transforms 4096 / M rows of M channels with 256 threads.
-const CHANNELIZER_ROW_VALUES: usize = 4096;
+/// `CHANNELIZER_SPECTRA_THREADS` in `kernels/polyphase.cu`: the threads of a block of
+/// [`pfb_channelizer_spectra`].
 const CHANNELIZER_SPECTRA_THREADS: u32 = 256;
 
 /// `CHANNELIZER_STEPS_PER_THREAD` in `kernels/polyphase.cu`.
@@ -438,9 +470,34 @@ mod tests {
 
     #[test]
     fn every_channel_count_of_the_one_kernel_has_its_kernel() {
-        let named: Vec<usize> = CHANNELIZER_SPECTRA_CHANNEL_NAMES.iter().map(|name| name.parse().unwrap()).collect();
         let supported: Vec<usize> = CHANNELIZER_SPECTRA_CHANNELS.filter(|&count| count.is_power_of_two()).collect();
-        assert_eq!(named, supported);
-        assert!(named.iter().all(|&count| shared_fft::length_name(count) == count.to_string()));
+        let mut counts: Vec<usize> = CHANNELIZER_SPECTRA_KERNEL_SHAPES.iter().map(|&(_, count, _)| count).collect();
+        counts.dedup();
+        assert_eq!(counts, supported);
+        for (name, channels, steps) in CHANNELIZER_SPECTRA_KERNEL_SHAPES {
+            assert!(name.starts_with(&channels.to_string()), "{name}");
+            // The block's 256 threads filter runs of min(steps, 8) rows and transform whole
+            // rounds of rows, 16 values per thread.
+            assert_eq!(channels * steps % (256 * steps.min(8)), 0, "{name}");
+            assert_eq!(steps % (256 / (channels / 16)), 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_block_takes_eight_steps_where_the_device_gives_the_shared_memory() {
+        let hopper = 227 << 10;
+        let turing = 64 << 10;
+        for (limit, expected_1024) in
+            [(hopper, ("1024", 8)), (turing, ("1024_four_steps", 4)), (48 << 10, ("1024_four_steps", 4))]
+        {
+            assert_eq!(channelizer_spectra_kernel(1024, limit), expected_1024);
+            assert_eq!(channelizer_spectra_kernel(256, limit), ("256", 16));
+            assert_eq!(channelizer_spectra_kernel(32, limit), ("32", 128));
+        }
+        // Every kernel's rows fit the most a block has without asking, but 8 rows of 1024.
+        for (name, channels, steps) in CHANNELIZER_SPECTRA_KERNEL_SHAPES {
+            let bytes = shared_fft::shared_bytes(steps, channels) as usize;
+            assert_eq!(bytes <= 48 << 10, name != "1024", "{name}: {bytes} bytes");
+        }
     }
 }

@@ -89,11 +89,24 @@ pub(crate) struct Kernels<const N: usize> {
     base: &'static str,
     variants: [&'static str; N],
     handles: [Handles; N],
+    shared_memory_optin: bool,
 }
 
 impl<const N: usize> Kernels<N> {
     const fn new(program: &'static Program, base: &'static str, variants: [&'static str; N]) -> Kernels<N> {
-        Kernels { program, base, variants, handles: [const { Handles::new() }; N] }
+        Kernels { program, base, variants, handles: [const { Handles::new() }; N], shared_memory_optin: false }
+    }
+
+    /// Kernels whose launches may ask for more dynamic shared memory than the 48 KiB every GPU
+    /// gives a block without asking, up to the device's limit
+    /// ([`DeviceInfo::shared_bytes_per_block_optin`](crate::device::DeviceInfo)): they ask
+    /// the driver for it once, when they are loaded.
+    const fn with_shared_memory_optin(
+        program: &'static Program,
+        base: &'static str,
+        variants: [&'static str; N],
+    ) -> Kernels<N> {
+        Kernels { program, base, variants, handles: [const { Handles::new() }; N], shared_memory_optin: true }
     }
 
     /// The kernel named `base` followed by `variant`, which must be one of the variants: the
@@ -101,7 +114,13 @@ impl<const N: usize> Kernels<N> {
     pub fn variant(&'static self, variant: &str) -> Kernel {
         let index =
             self.variants.iter().position(|&known| known == variant).expect("launchers ask only for listed variants");
-        Kernel { program: self.program, base: self.base, variant: self.variants[index], handles: &self.handles[index] }
+        Kernel {
+            program: self.program,
+            base: self.base,
+            variant: self.variants[index],
+            handles: &self.handles[index],
+            shared_memory_optin: self.shared_memory_optin,
+        }
     }
 }
 
@@ -177,9 +196,13 @@ pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rot
 /// The filter bank, per oversampling: step advances M, M / 2, M / 4 and any other.
 pub(crate) static PFB_CHANNELIZER_FILTER_KERNELS: Kernels<4> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_filter_oversample", ["1", "2", "4", "_any"]);
-/// The filter bank and inverse FFT in one kernel, per number of channels.
-pub(crate) static PFB_CHANNELIZER_SPECTRA_KERNELS: Kernels<6> =
-    Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_spectra_", polyphase::CHANNELIZER_SPECTRA_CHANNEL_NAMES);
+/// The filter bank and inverse FFT in one kernel, per number of channels (and at 1024
+/// channels per steps a block takes: 8 need 68 KiB of shared memory).
+pub(crate) static PFB_CHANNELIZER_SPECTRA_KERNELS: Kernels<7> = Kernels::with_shared_memory_optin(
+    &POLYPHASE,
+    "grcuda_pfb_channelizer_spectra_",
+    polyphase::CHANNELIZER_SPECTRA_KERNEL_NAMES,
+);
 pub(crate) static PFB_CHANNELIZER_SCATTER_KERNELS: Kernels<1> =
     Kernels::new(&POLYPHASE, "grcuda_pfb_channelizer_scatter", [""]);
 pub(crate) static PFB_CHANNELIZER_GATHER_KERNELS: Kernels<1> =
@@ -206,6 +229,8 @@ pub(crate) struct Kernel {
     pub base: &'static str,
     pub variant: &'static str,
     pub handles: &'static Handles,
+    /// Whether its launches may have more than 48 KiB of dynamic shared memory.
+    pub shared_memory_optin: bool,
 }
 
 impl Kernel {

@@ -155,12 +155,31 @@ std::vector<std::complex<double>> exact_rows(const std::vector<complex64>& input
 
 // grcuda_pfb_channelizer_spectra_<M>: each row's unnormalised inverse DFT, within 1e-6 of
 // the row's magnitude (the sum of its values' magnitudes, the most a channel can be).
-bool check_spectra(std::size_t channels,
+using spectra_kernel = void (*)(const complex64*,
+                                const float*,
+                                const complex64*,
+                                complex64*,
+                                count_type,
+                                count_type,
+                                count_type,
+                                count_type);
+
+// A one-kernel channelizer kernel: its name, channels and steps per block of 256 threads
+// (CHANNELIZER_SPECTRA_KERNEL_SHAPES in src/kernels/polyphase.rs).
+struct SpectraKernel {
+    spectra_kernel kernel;
+    const char* name;
+    std::size_t channels;
+    std::size_t steps_per_block;
+};
+
+bool check_spectra(const SpectraKernel& tested,
                    std::size_t taps_per_branch,
                    std::size_t step_advance,
                    std::size_t steps,
                    std::size_t first_rotation)
 {
+    const std::size_t channels = tested.channels;
     std::mt19937 generator(channels * 31 + taps_per_branch * 7 + steps + step_advance);
     std::vector<complex64> input(taps_per_branch * channels + (steps - 1) * step_advance);
     for (complex64& item : input)
@@ -170,21 +189,19 @@ bool check_spectra(std::size_t channels,
         tap = checks::random_item<float>(generator);
     const std::vector<complex64> twiddles = checks::shared_fft_twiddles(int(channels));
     std::vector<complex64> spectra(steps * channels, complex64{ -1.0f, -1.0f });
-    // polyphase.rs: 4096 / M steps per block of 256 threads, their rows in shared memory.
-    const std::size_t steps_per_block = 4096 / channels;
+    // A block's rows in shared memory (shared_fft::shared_bytes in src/kernels).
     launch(2,
            256,
-           steps_per_block * (channels + channels / 16 + 1) * sizeof(complex64),
+           tested.steps_per_block * (channels + channels / 16 + 1) * sizeof(complex64),
            [&] {
-               SHARED_FFT_KERNEL_UP_TO_1024(grcuda_pfb_channelizer_spectra_, channels)
-               (input.data(),
-                taps.data(),
-                twiddles.data(),
-                spectra.data(),
-                taps_per_branch,
-                step_advance,
-                steps,
-                first_rotation);
+               tested.kernel(input.data(),
+                             taps.data(),
+                             twiddles.data(),
+                             spectra.data(),
+                             taps_per_branch,
+                             step_advance,
+                             steps,
+                             first_rotation);
            });
     const std::vector<std::complex<double>> rows = exact_rows(
         input, taps, channels, taps_per_branch, step_advance, steps, first_rotation);
@@ -209,15 +226,15 @@ bool check_spectra(std::size_t channels,
     }
     const bool passed = worst < 1e-6;
     if (!passed) {
-        std::printf(
-            "FAILED spectra: %zu channels, %zu taps per branch, step advance %zu, %zu "
-            "steps, rotation %zu: worst error %.2e of the row's magnitude\n",
-            channels,
-            taps_per_branch,
-            step_advance,
-            steps,
-            first_rotation,
-            worst);
+        std::printf("FAILED %s: %zu channels, %zu taps per branch, step advance %zu, %zu "
+                    "steps, rotation %zu: worst error %.2e of the row's magnitude\n",
+                    tested.name,
+                    channels,
+                    taps_per_branch,
+                    step_advance,
+                    steps,
+                    first_rotation,
+                    worst);
     }
     return passed;
 }
@@ -256,16 +273,26 @@ int main()
             }
         }
     }
-    for (std::size_t channels : { 32, 256, 1024 }) {
-        const std::size_t steps_per_block = 4096 / channels;
+    const SpectraKernel spectra_kernels[] = {
+        { grcuda_pfb_channelizer_spectra_32, "spectra_32", 32, 128 },
+        { grcuda_pfb_channelizer_spectra_256, "spectra_256", 256, 16 },
+        { grcuda_pfb_channelizer_spectra_1024, "spectra_1024", 1024, 8 },
+        { grcuda_pfb_channelizer_spectra_1024_four_steps,
+          "spectra_1024_four_steps",
+          1024,
+          4 },
+    };
+    for (const SpectraKernel& tested : spectra_kernels) {
+        const std::size_t channels = tested.channels;
         for (std::size_t taps_per_branch : { 1, 16, 17 }) {
             // Step advances M (no oversampling), M / 2, M / 4 and 3M / 4 (oversample
             // 4/3).
             for (std::size_t step_advance :
                  { channels, channels / 2, channels / 4, channels * 3 / 4 }) {
-                for (std::size_t steps :
-                     { std::size_t(1), steps_per_block + 3, 2 * steps_per_block + 1 }) {
-                    failures += !check_spectra(channels,
+                for (std::size_t steps : { std::size_t(1),
+                                           tested.steps_per_block + 3,
+                                           2 * tested.steps_per_block + 1 }) {
+                    failures += !check_spectra(tested,
                                                taps_per_branch,
                                                step_advance,
                                                steps,
