@@ -281,6 +281,11 @@ __device__ inline void unit_tap_block(const In* window_items, const Tap* taps, u
     }
 #pragma unroll
     for (int t = 0; t < R; ++t) {
+        // A partial block loads only what its taps read: taps from t on and window items
+        // from R + t - 1 on serve only taps t and later.
+        if (Partial && (unsigned)t >= taps_left) {
+            break;
+        }
         if (t % W == 0) {
             unpack(tap_vectors[t / W], block_taps + t);
         }
@@ -288,11 +293,9 @@ __device__ inline void unit_tap_block(const In* window_items, const Tap* taps, u
         if (t >= 1 && (t - 1) % V == 0) {
             unpack(second_half[(t - 1) / V], window + R + t - 1);
         }
-        if (!Partial || (unsigned)t < taps_left) {
 #pragma unroll
-            for (int r = 0; r < R; ++r) {
-                sum[r] = grcuda::multiply_add(window[r + t], block_taps[t], sum[r]);
-            }
+        for (int r = 0; r < R; ++r) {
+            sum[r] = grcuda::multiply_add(window[r + t], block_taps[t], sum[r]);
         }
     }
 }
