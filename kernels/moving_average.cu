@@ -43,55 +43,86 @@ __device__ void moving_average(const T* input, T* output, count_type items, coun
     }
 }
 
-// The same sums for vlen 1, through shared memory: above, the threads of a warp read items a
-// segment apart, 32 cache lines per load. Here each block of MOVING_AVERAGE_TILE_THREADS
-// threads stages the input of its consecutive segments with coalesced loads, each thread
-// runs its segment's sum from there (the same additions in the same order, so the same
-// output), and the outputs leave through a second staged tile with coalesced stores. The
-// staging copies are asynchronous (stage_item), so that a thread's ~segment loads are in
-// flight at once. Item
-// i of a tile sits at i + i / 32: the threads, a segment (at most 32 items) apart, then read
-// distinct banks. The host launches it with MOVING_AVERAGE_TILE_THREADS threads per block
-// and shared memory for both tiles, and only where that fits.
+// The same sums for vlen 1 and segments of MOVING_AVERAGE_SEGMENT outputs, through shared
+// memory: above, the threads of a warp read items a segment apart, 32 cache lines per load.
+// Here each block of MOVING_AVERAGE_TILE_THREADS threads stages the input of its consecutive
+// segments with coalesced loads, each thread runs its segment's sum from there (the same
+// additions in the same order, so the same output), and the outputs leave through a second
+// staged tile with coalesced stores. The staging copies are asynchronous (stage_item), so
+// that a thread's ~segment loads are in flight at once. Item i of a tile sits at i + i / 32:
+// the threads, a segment apart, then read distinct banks, and since a segment starts at a
+// multiple of 32, a thread finds the items of its segment at constant offsets from one
+// address. The host launches it with MOVING_AVERAGE_TILE_THREADS threads per block and shared
+// memory for both tiles, only where that fits and the segment is MOVING_AVERAGE_SEGMENT.
 #define MOVING_AVERAGE_TILE_THREADS 64
+#define MOVING_AVERAGE_SEGMENT 32
 
-__device__ inline count_type padded_index(count_type i) { return i + (i >> 5); }
+// Indices within a tile are 32-bit: a tile is what shared memory holds.
+__device__ inline unsigned padded_index(unsigned i) { return i + i / MOVING_AVERAGE_SEGMENT; }
 
 template <typename T>
-__device__ void moving_average_tiled(const T* input, T* output, count_type items, count_type length,
-                                     T scale, count_type segment, count_type phase) {
+__device__ void moving_average_tiled(const T* input, T* output, count_type items, count_type length, T scale,
+                                     count_type phase) {
+    constexpr unsigned S = MOVING_AVERAGE_SEGMENT;
+    constexpr unsigned tile_positions = MOVING_AVERAGE_TILE_THREADS * S;
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    const count_type tile_positions = MOVING_AVERAGE_TILE_THREADS * segment;
+    const unsigned window = (unsigned)length;
     T* results = reinterpret_cast<T*>(shared_bytes);
     T* staged = results + padded_index(tile_positions);
     // Position p counts outputs from `phase` before the call's first; its window is
     // origin[p] .. origin[p + length - 1].
-    const T* origin = input + (segment - 1) - phase;
+    const T* origin = input + (S - 1) - phase;
     const count_type positions = phase + items;
     for (count_type tile_first = (count_type)blockIdx.x * tile_positions; tile_first < positions;
          tile_first += (count_type)gridDim.x * tile_positions) {
-        const count_type tile_end = min(tile_first + tile_positions, positions) - tile_first;
-        const count_type span = tile_end + length - 1;
-        for (count_type j = threadIdx.x; j < span; j += blockDim.x) {
-            stage_item(staged + padded_index(j), origin + tile_first + j, true);
+        const unsigned tile_end = (unsigned)(min(tile_first + tile_positions, positions) - tile_first);
+        const unsigned span = tile_end + window - 1;
+        const T* tile_origin = origin + tile_first;
+        for (unsigned j = threadIdx.x; j < span; j += blockDim.x) {
+            stage_item(staged + padded_index(j), tile_origin + j, true);
         }
         wait_for_staged_items();
         __syncthreads();
-        const count_type first = threadIdx.x * segment;
+        const unsigned first = threadIdx.x * S;
         if (first < tile_end) {
-            const count_type end = min(first + segment, tile_end);
+            // Item first + k sits at oldest[k + k / S]; the window of output first + j ends at
+            // item newest_first + j, at newest[j], or newest[j + 1] past the next pad.
+            const T* oldest = staged + padded_index(first);
             T sum{};
-            for (count_type k = 0; k + 1 < length; ++k) {
-                sum = grcuda::add(sum, staged[padded_index(first + k)]);
+            unsigned k = 0;
+            for (; k + S <= window - 1; k += S) {
+                const T* run = oldest + k + k / S;
+#pragma unroll
+                for (unsigned j = 0; j < S; ++j) {
+                    sum = grcuda::add(sum, run[j]);
+                }
             }
-            for (count_type l = first; l < end; ++l) {
-                sum = grcuda::add(sum, staged[padded_index(l + length - 1)]);
-                results[padded_index(l)] = grcuda::multiply(sum, scale);
-                sum = grcuda::subtract(sum, staged[padded_index(l)]);
+            const T* rest = oldest + k + k / S;
+            for (unsigned j = 0; k + j < window - 1; ++j) {
+                sum = grcuda::add(sum, rest[j]);
+            }
+            const unsigned newest_first = first + window - 1;
+            const T* newest = staged + padded_index(newest_first);
+            const unsigned past_pad = S - newest_first % S;
+            T* out = results + padded_index(first);
+            const unsigned count = min(S, tile_end - first);
+            if (count == S) {
+#pragma unroll
+                for (unsigned j = 0; j < S; ++j) {
+                    sum = grcuda::add(sum, newest[j >= past_pad ? j + 1 : j]);
+                    out[j] = grcuda::multiply(sum, scale);
+                    sum = grcuda::subtract(sum, oldest[j]);
+                }
+            } else {
+                for (unsigned j = 0; j < count; ++j) {
+                    sum = grcuda::add(sum, newest[j >= past_pad ? j + 1 : j]);
+                    out[j] = grcuda::multiply(sum, scale);
+                    sum = grcuda::subtract(sum, oldest[j]);
+                }
             }
         }
         __syncthreads();
-        for (count_type l = threadIdx.x; l < tile_end; l += blockDim.x) {
+        for (unsigned l = threadIdx.x; l < tile_end; l += blockDim.x) {
             if (tile_first + l >= phase) {
                 output[tile_first + l - phase] = results[padded_index(l)];
             }
@@ -113,8 +144,8 @@ MOVING_AVERAGE_KERNEL(complex64, complex64)
 #define MOVING_AVERAGE_TILED_KERNEL(name, T)                                                   \
     extern "C" __global__ void grcuda_moving_average_tiled_##name(                             \
         const T* input, T* output, count_type items, count_type length, T scale,                \
-        count_type segment, count_type phase) {                                                 \
-        moving_average_tiled(input, output, items, length, scale, segment, phase);              \
+        count_type phase) {                                                                     \
+        moving_average_tiled(input, output, items, length, scale, phase);                       \
     }
 
 MOVING_AVERAGE_TILED_KERNEL(float32, float)

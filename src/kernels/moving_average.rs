@@ -18,7 +18,8 @@ use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
 /// Outputs per thread at most: enough to spread the length - 1 additions that start a
-/// segment, few enough that 2^20 items make thousands of threads.
+/// segment, few enough that 2^20 items make thousands of threads. The tiled kernel takes only
+/// segments of this length (`MOVING_AVERAGE_SEGMENT` in `kernels/moving_average.cu`).
 const SEGMENT: usize = 32;
 
 /// The history a moving average block sets (GNU Radio's set_history()): the window's
@@ -72,14 +73,14 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
     let on_cpu = || unsafe { cpu::moving_average(input, output, items, vlen, length, scale, segment, phase) };
     // Both kernels make the same additions in the same order: which one runs does not change
     // the output.
-    let tile_bytes = if vlen == 1 { tile_shared_bytes(size_of::<T>(), length, segment) } else { None };
+    let tile_bytes = if vlen == 1 && segment == SEGMENT { tile_shared_bytes(size_of::<T>(), length) } else { None };
     let kernels = if tile_bytes.is_some() { &MOVING_AVERAGE_TILED_KERNELS } else { &MOVING_AVERAGE_KERNELS };
     launch::run(stream, kernels.variant(T::NAME), on_cpu, |kernel| {
         let (items_argument, vlen_argument, length_argument) = (items as u64, vlen as u64, length as u64);
         let (segment_argument, phase_argument) = (segment as u64, phase as u64);
         match tile_bytes {
             Some(bytes) => unsafe {
-                let tile_positions = TILE_THREADS as usize * segment;
+                let tile_positions = TILE_THREADS as usize * SEGMENT;
                 kernel.launch_tiles(
                     (phase + items).div_ceil(tile_positions),
                     TILE_THREADS,
@@ -90,7 +91,6 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
                         argument(&items_argument),
                         argument(&length_argument),
                         argument(&scale),
-                        argument(&segment_argument),
                         argument(&phase_argument),
                     ],
                 )
@@ -117,12 +117,12 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
 /// `MOVING_AVERAGE_TILE_THREADS` in `kernels/moving_average.cu`.
 const TILE_THREADS: u32 = 64;
 
-/// The dynamic shared memory of the tiled kernel (the outputs of a block's segments and
-/// their input, each padded one item in 32), or None where it does not fit, and the kernel
-/// that reads device memory runs.
-fn tile_shared_bytes(item_bytes: usize, length: usize, segment: usize) -> Option<u32> {
+/// The dynamic shared memory of the tiled kernel (the outputs of a block's segments of
+/// [`SEGMENT`] and their input, each padded one item in 32), or None where it does not fit,
+/// and the kernel that reads device memory runs.
+fn tile_shared_bytes(item_bytes: usize, length: usize) -> Option<u32> {
     let padded = |items: usize| items + items / 32;
-    let positions = TILE_THREADS as usize * segment;
+    let positions = TILE_THREADS as usize * SEGMENT;
     let items = padded(positions) + padded(positions.checked_add(length)? - 1) + 1;
     let bytes = items.checked_mul(item_bytes)?;
     (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)

@@ -24,14 +24,14 @@ template <typename T>
 using Untiled =
     void (*)(const T*, T*, count_type, count_type, count_type, T, count_type, count_type);
 template <typename T>
-using Tiled = void (*)(const T*, T*, count_type, count_type, T, count_type, count_type);
+using Tiled = void (*)(const T*, T*, count_type, count_type, T, count_type);
 
 // tile_shared_bytes() of src/kernels/moving_average.rs.
 template <typename T>
-std::size_t tile_shared_bytes(std::size_t length, std::size_t segment)
+std::size_t tile_shared_bytes(std::size_t length)
 {
     const auto padded = [](std::size_t items) { return items + items / 32; };
-    const std::size_t positions = MOVING_AVERAGE_TILE_THREADS * segment;
+    const std::size_t positions = MOVING_AVERAGE_TILE_THREADS * MOVING_AVERAGE_SEGMENT;
     return (padded(positions) + padded(positions + length - 1) + 1) * sizeof(T);
 }
 
@@ -59,14 +59,11 @@ bool check(const char* name,
             input.data(), expected.data(), items, vlen, length, scale, segment, phase);
     });
     std::size_t differing = 0;
-    if (vlen == 1) {
-        launch(blocks,
-               MOVING_AVERAGE_TILE_THREADS,
-               tile_shared_bytes<T>(length, segment),
-               [&] {
-                   tiled(
-                       input.data(), actual.data(), items, length, scale, segment, phase);
-               });
+    // The host runs the tiled kernel for vectors of one lane and whole segments.
+    if (vlen == 1 && segment == MOVING_AVERAGE_SEGMENT) {
+        launch(blocks, MOVING_AVERAGE_TILE_THREADS, tile_shared_bytes<T>(length), [&] {
+            tiled(input.data(), actual.data(), items, length, scale, phase);
+        });
         for (std::size_t i = 0; i < items; ++i)
             differing += !same_bits(expected[i], actual[i]);
     }
@@ -111,7 +108,9 @@ bool check(const char* name,
 int main()
 {
     int cases = 0, failures = 0;
-    for (std::size_t length : { 1, 2, 7, 64 }) {
+    // Lengths around the segment of 32 items: the start of a segment's sum runs in
+    // blocks of 32, and a window may end across a pad at any offset.
+    for (std::size_t length : { 1, 2, 7, 32, 33, 64, 100 }) {
         for (std::size_t segment : { 1, 5, 32 }) {
             for (std::size_t phase : { std::size_t{ 0 }, segment - 1 }) {
                 for (std::size_t items : { 1, 1000, 5000 }) {
