@@ -74,15 +74,23 @@ inline std::string value_text(double value)
 }
 
 //! \p value in [\p min, \p max]; \p after_max follows the maximum in the message (a unit,
-//! or where the maximum comes from).
+//! or where the maximum comes from). The message gives \p value as the caller passed it,
+//! a negative int included.
+template <typename Integer>
 inline void require_between(const std::string& block,
                             const char* argument,
-                            uint64_t value,
+                            Integer value,
                             uint64_t min,
                             uint64_t max,
                             const std::string& after_max = "")
 {
-    if (value < min || value > max) {
+    static_assert(std::is_integral_v<Integer>,
+                  "require_between checks integer arguments");
+    bool negative = false;
+    if constexpr (std::is_signed_v<Integer>) {
+        negative = value < 0;
+    }
+    if (negative || uint64_t(value) < min || uint64_t(value) > max) {
         refuse(block,
                std::string(argument) + " must be between " + limit_text(min) + " and " +
                    limit_text(max) + after_max + ", got " + std::to_string(value));

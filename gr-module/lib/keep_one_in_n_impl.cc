@@ -18,7 +18,7 @@ namespace {
 
 void require_n(int n)
 {
-    arguments::require_between("cuda.keep_one_in_n", "n", n < 1 ? 0 : n, 1, INT_MAX);
+    arguments::require_between("cuda.keep_one_in_n", "n", n, 1, INT_MAX);
 }
 
 } // namespace

@@ -147,7 +147,7 @@ typename logpwrfft<T>::sptr logpwrfft<T>::make(double sample_rate,
     const std::string block = block_name<T>();
     arguments::require_between(block,
                                "fft_size",
-                               fft_size < 1 ? 0 : fft_size,
+                               fft_size,
                                1,
                                std::min<uint64_t>(arguments::max_fft_size, INT_MAX));
     arguments::require_positive(block, "sample_rate", sample_rate);

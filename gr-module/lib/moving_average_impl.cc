@@ -52,11 +52,8 @@ grcuda_status launch(const grcuda_stream* s,
 template <class T>
 void require_length(int length)
 {
-    arguments::require_between(arguments::typed_name<T>("cuda.moving_average"),
-                               "length",
-                               length < 1 ? 0 : length,
-                               1,
-                               INT_MAX);
+    arguments::require_between(
+        arguments::typed_name<T>("cuda.moving_average"), "length", length, 1, INT_MAX);
 }
 
 template <class T>
@@ -75,8 +72,7 @@ moving_average<T>::make(int length, T scale, int max_iter, unsigned int vlen, in
     const std::string block = arguments::typed_name<T>("cuda.moving_average");
     require_length<T>(length);
     require_scale(scale);
-    arguments::require_between(
-        block, "max_iter", max_iter < 1 ? 0 : max_iter, 1, INT_MAX);
+    arguments::require_between(block, "max_iter", max_iter, 1, INT_MAX);
     arguments::require_elements_per_item(block, "vlen", vlen, sizeof(T));
     return gnuradio::make_block_sptr<moving_average_impl<T>>(
         length, scale, max_iter, vlen, device);

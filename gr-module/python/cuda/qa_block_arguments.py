@@ -81,6 +81,7 @@ def cpp_bad_arguments():
             "between 1 and 2^27, got 0",
             lambda: cuda.logpwrfft_c(1e3, 0, 2, 30, 1, False),
         ),
+        refused("cuda.logpwrfft_c", "fft_size", "got -8", lambda: cuda.logpwrfft_c(1e3, -8, 2, 30, 1, False)),
         refused(
             "cuda.logpwrfft_f", "fft_size", "got 134217729", lambda: cuda.logpwrfft_f(1e9, MAX_FFT + 1, 2, 1, 1, False)
         ),
@@ -396,7 +397,7 @@ def dsp_elementwise_bad_arguments():
             "cuda.keep_one_in_n", "itemsize", "between 1 and 2^31 - 1 bytes, got 0", lambda: cuda.keep_one_in_n(0, 2)
         ),
         refused("cuda.keep_one_in_n", "n", "between 1 and 2^31 - 1, got 0", lambda: cuda.keep_one_in_n(4, 0)),
-        refused("cuda.keep_one_in_n", "n", "between 1 and 2^31 - 1, got 0", lambda: cuda.keep_one_in_n(4, -3)),
+        refused("cuda.keep_one_in_n", "n", "between 1 and 2^31 - 1, got -3", lambda: cuda.keep_one_in_n(4, -3)),
         refused("cuda.keep_one_in_n", "n", "got 0", lambda: cuda.keep_one_in_n(4, 2).set_n(0)),
         refused("cuda.quadrature_demod_cf", "gain", "must be finite, got nan", lambda: cuda.quadrature_demod_cf(NAN)),
         refused(
@@ -412,7 +413,8 @@ def dsp_elementwise_bad_arguments():
         block = "cuda.moving_average_" + suffix
         cases += [
             refused(block, "length", "between 1 and 2^31 - 1, got 0", lambda m=make, s=scale: m(0, s)),
-            refused(block, "length", "got 0", lambda m=make, s=scale: m(10, s).set_length(-1)),
+            refused(block, "length", "got -1", lambda m=make, s=scale: m(10, s).set_length(-1)),
+            refused(block, "max_iter", "got -4", lambda m=make, s=scale: m(10, s, -4)),
             refused(block, "length", "got 0", lambda m=make, s=scale: m(10, s).set_length_and_scale(0, s)),
             refused(block, "scale", "must be finite", lambda m=make: m(10, NAN)),
             refused(block, "scale", "must be finite", lambda m=make, s=scale: m(10, s).set_scale(INF)),
