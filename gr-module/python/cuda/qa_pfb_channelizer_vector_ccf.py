@@ -39,6 +39,11 @@ class qa_pfb_channelizer_vector_ccf(flowgraph_test):
     def test_against_gnuradio(self):
         for numchans, oversample_rate, ntaps, n in (
             (64, 1, 0, 1_000_000),
+            # 512 channels: the one kernel's groups of 8 steps, plain and oversampled by 2
+            # (GNU Radio's CPU channelizer needs a buffer per channel twice over, and 1024
+            # channels exceed the shared-memory segments a machine gives by default).
+            (512, 1, 16 * 512 - 5, 512 * 60 + 7),
+            (512, 2, 8 * 512 + 3, 512 * 30 + 1),
             (32, 2, 100, 100_003),
             (16, 2, 77, 100_003),
             (32, 4, 96, 100_001),
