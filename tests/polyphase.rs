@@ -260,11 +260,22 @@ fn reference_channelizer(
 fn pfb_channelizer_matches_gnu_radio() {
     let harness = Harness::new("polyphase tests");
     let mut rng = StdRng::seed_from_u64(12);
-    // (channels, taps per branch, step advance): oversample rates 1, 2 and 4/3.
-    // 32 and 64 channels also take the filter bank and transform in one kernel.
-    for (channels, taps_per_branch, step_advance) in
-        [(8, 3, 8), (8, 5, 4), (16, 4, 12), (5, 2, 5), (32, 3, 32), (64, 17, 32)]
-    {
+    // (channels, taps per branch, step advance): oversample rates 1, 2, 4 and 4/3. From 32
+    // channels the filter bank and transform also run in one kernel: its register windows
+    // without oversampling and at 2, each step's own items at 4, and at 1024 channels groups
+    // of 8 steps (where the device gives a block 68 KiB of shared memory, 4 elsewhere).
+    for (channels, taps_per_branch, step_advance) in [
+        (8, 3, 8),
+        (8, 5, 4),
+        (16, 4, 12),
+        (5, 2, 5),
+        (32, 3, 32),
+        (64, 17, 32),
+        (256, 16, 128),
+        (256, 7, 64),
+        (1024, 16, 1024),
+        (1024, 9, 512),
+    ] {
         let output_multiple = (1..).find(|k| (k * step_advance) % channels == 0).unwrap();
         let steps = output_multiple * 61;
         let taps = random::<f32>(&mut rng, channels * taps_per_branch);
