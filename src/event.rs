@@ -211,6 +211,8 @@ mod tests {
                 assert!(polls.get() <= 11, "round {round}: {} polls", polls.get());
             }
         }
-        assert!(remembered >= wait, "{remembered:?}");
+        // The wait itself, or half the one before after a late wake-up: either way long
+        // enough that the next wait sleeps instead of spinning.
+        assert!(remembered >= wait / 2 && remembered >= ADAPTIVE_SPIN, "{remembered:?}");
     }
 }
