@@ -38,7 +38,8 @@ Who does what, per work() call (the block's GNU Radio thread):
    a whole number, or over what the call was given raises, before GNU Radio sees it.
 4. Before items are consumed, the buffer learns that the work reading them is enqueued
    (the gateway's consume() reports it), so a writer upstream never overwrites them early.
-5. An exception in work() or forecast() is logged with its traceback through the block's
+5. An exception in work() or forecast(), or a result the scheduler cannot use (checked as
+   work()'s and forecast()'s results are), is logged with its traceback through the block's
    logger and ends the block (WORK_DONE), which ends the flowgraph instead of leaving it
    hanging; the exception stays in the block's `error` attribute.
 
@@ -74,6 +75,7 @@ from .lifetime import kept_alive
 
 _WORK_DONE = int(gr.WORK_DONE)
 _WORK_CALLED_PRODUCE = int(gr.WORK_CALLED_PRODUCE)
+_INT_MAX = 2**31 - 1  # GNU Radio counts items in C++ ints
 # GNU Radio's forecast()s, which the gateway answers in C++ (the same arithmetic).
 _GNU_RADIO_FORECASTS = (gr.gateway.gateway_block.forecast, gr.decim_block.forecast, gr.interp_block.forecast)
 
@@ -312,9 +314,12 @@ class gpu_block(kept_alive):
 
     def handle_forecast(self, noutput_items, ninputs):
         """Called by the gateway (C++) before each work() call, where the class has its own
-        forecast()."""
+        forecast(). Its result is checked (_checked_forecast()): a bad one ends the block as
+        an exception does."""
+        if self.error is not None:
+            return [0] * ninputs
         try:
-            return super().handle_forecast(noutput_items, ninputs)
+            return self._checked_forecast(super().handle_forecast(noutput_items, ninputs), ninputs)
         except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "forecast()")
             # No input needed: the scheduler then calls work(), which ends the block.
@@ -387,6 +392,23 @@ class gpu_block(kept_alive):
         for apply, port, nitems in recorded:
             apply(port, nitems)
         return result
+
+    def _checked_forecast(self, result, ninputs):
+        """forecast()'s result as the list of ints the gateway hands GNU Radio's scheduler:
+        a sequence of one whole number of input items per input, from 0 to INT_MAX (not a
+        bool, a float or a string). Anything else raises, naming what was returned."""
+        expected = f"a list of {ninputs} whole number(s) of input items (one per input, 0 to {_INT_MAX})"
+        values = None
+        if not isinstance(result, (str, bytes, dict)):
+            try:
+                values = [_whole_number(value) for value in result]
+            except TypeError:
+                values = None
+        if values is None or None in values:
+            raise TypeError(f"{self.name()}: forecast() returned {result!r}; it must return {expected}")
+        if len(values) != ninputs or not all(0 <= value <= _INT_MAX for value in values):
+            raise ValueError(f"{self.name()}: forecast() returned {result!r}; it must return {expected}")
+        return values
 
     def _checked_result(self, result, noutput_items, general):
         method = "general_work()" if general else "work()"

@@ -156,6 +156,29 @@ class array_recorder(cuda.sync_block):
         return len(output_items[0])
 
 
+class bad_forecast(cuda.basic_block):
+    """A basic_block whose forecast() returns \\p result (or raises it, an exception)."""
+
+    def __init__(self, result):
+        cuda.basic_block.__init__(self, "bad_forecast", [np.float32], [np.float32])
+        self.result = result
+
+    def forecast(self, noutput_items, ninputs):
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result
+
+    def general_work(self, input_items, output_items):
+        raise AssertionError("general_work() must not run after forecast() failed")
+
+
+class bad_handle_forecast(bad_forecast):
+    """Overrides the checked handle_forecast(): the gateway's own guard ends the block."""
+
+    def handle_forecast(self, noutput_items, ninputs):
+        return self.result
+
+
 def address_of(array):
     return array.ctypes.data if isinstance(array, np.ndarray) else array.data.ptr
 
@@ -278,6 +301,44 @@ class qa_python_gateway(flowgraph_test):
         cache(base + 48, 1)  # a fifth replaces the oldest
         self.assertIsNot(cache(base, 8), first)
         self.assertEqual(len(cache(base, 0)), 0)
+
+    def test_a_bad_forecast_result_ends_the_block_with_the_reason(self):
+        expected = r"it must return a list of 1 whole number\(s\) of input items \(one per input, 0 to 2147483647\)"
+        for result, error, message in (
+            ([], ValueError, r"returned \[\]; " + expected),
+            (None, TypeError, r"returned None; " + expected),
+            ([2.5], TypeError, r"returned \[2\.5\]; " + expected),
+            ([True], TypeError, r"returned \[True\]; " + expected),
+            ([10**12], ValueError, r"returned \[1000000000000\]; " + expected),
+            ([2**31], ValueError, r"returned \[2147483648\]; " + expected),
+            ([-5], ValueError, r"returned \[-5\]; " + expected),
+            ([3, 3], ValueError, r"returned \[3, 3\]; " + expected),
+            ("7", TypeError, r"returned '7'; " + expected),
+            (KeyError("no idea how much input"), KeyError, "no idea how much input"),
+        ):
+            with self.subTest(result=result):
+                block = bad_forecast(result)
+                started = time.monotonic()
+                self.assertEqual(len(self.run_chain(np.ones(10_000, np.float32), block)), 0)
+                self.assertLess(time.monotonic() - started, 5)
+                self.assertIsInstance(block.error, error)
+                self.assertRegex(str(block.error), message)
+                if not isinstance(result, Exception):
+                    self.assertRegex(str(block.error), r"^bad_forecast: forecast\(\) returned ")
+        # What the scheduler accepts: whole numbers of any integer type, as a list.
+        for result, expected in (((np.int64(4),), [4]), (np.array([7]), [7]), ([2**31 - 1], [2**31 - 1])):
+            block = bad_forecast(result)  # kept: the gateway calls back into it
+            self.assertEqual(block.gateway.forecast(8, 1), expected)
+            self.assertIsNone(block.error)
+
+    def test_an_unusable_handle_forecast_result_ends_the_block(self):
+        for result in ([], None, [2.5], [10**12]):
+            with self.subTest(result=result):
+                block = bad_handle_forecast(result)
+                self.assertEqual(block.gateway.forecast(8, 1), [0])
+                started = time.monotonic()
+                self.assertEqual(len(self.run_chain(np.ones(10_000, np.float32), block)), 0)
+                self.assertLess(time.monotonic() - started, 5)
 
     def test_decim_and_interp_must_be_positive(self):
         for make in (

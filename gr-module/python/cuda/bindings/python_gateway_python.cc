@@ -32,6 +32,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace py = pybind11;
@@ -74,11 +75,28 @@ public:
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
     {
         if (d_python_forecast) {
+            // handle_forecast() checks forecast()'s result and ends the block on a bad
+            // one (python_blocks.py); this only keeps a result that still cannot be used
+            // (a handle_forecast() overridden, or raising) from crashing or killing the
+            // thread: the block ends, as after a failed work().
+            const size_t ninputs = ninput_items_required.size();
             py::gil_scoped_acquire acquire;
-            ninput_items_required =
-                d_py_handle
-                    .attr("handle_forecast")(noutput_items, ninput_items_required.size())
-                    .cast<std::vector<int>>();
+            try {
+                auto required =
+                    d_py_handle.attr("handle_forecast")(noutput_items, ninputs)
+                        .cast<std::vector<int>>();
+                if (required.size() != ninputs) {
+                    throw std::length_error(
+                        "handle_forecast() returned " + std::to_string(required.size()) +
+                        " counts for " + std::to_string(ninputs) + " inputs");
+                }
+                ninput_items_required = std::move(required);
+            } catch (const std::exception& error) {
+                d_logger->error("forecast() failed; ending the flowgraph: {}",
+                                error.what());
+                d_forecast_failed = true;
+                std::fill(ninput_items_required.begin(), ninput_items_required.end(), 0);
+            }
         } else if (fixed_rate()) {
             std::fill(ninput_items_required.begin(),
                       ninput_items_required.end(),
@@ -112,6 +130,9 @@ public:
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override
     {
+        if (d_forecast_failed) {
+            return WORK_DONE;
+        }
         d_context.read_from_mirrors(input_items);
         int result;
         {
@@ -160,6 +181,7 @@ public:
 
     bool start() override
     {
+        d_forecast_failed = false;
         py::gil_scoped_acquire acquire;
         return d_py_handle.attr("start")().cast<bool>();
     }
@@ -270,6 +292,7 @@ private:
     const int64_t d_decim;
     const int64_t d_interp;
     const bool d_python_forecast;
+    bool d_forecast_failed = false; // handle_forecast() failed: general_work() ends
     gr::cuda::block_context d_context;
     std::map<pmt::pmt_t, std::string, pmt::comparator> d_msg_handlers;
 };
