@@ -9,7 +9,7 @@
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
 #include <cmath>
-#include <stdexcept>
+#include <optional>
 
 namespace gr {
 namespace cuda {
@@ -59,26 +59,74 @@ void rotator_cc_impl::apply_phase_inc(double phase_inc)
                              static_cast<double>(phasor.real()));
 }
 
-void rotator_cc_impl::handle_cmd_msg(pmt::pmt_t msg)
+void rotator_cc_impl::handle_cmd_msg(const pmt::pmt_t& msg)
 {
+    // GNU Radio's keys and conversions: "inc" (pmt::to_double) and an optional "offset"
+    // (pmt::to_uint64) for the sample where it applies. GNU Radio's block throws on any
+    // other message, which ends the block's thread and leaves the flowgraph unable to
+    // finish; like the freq port of cuda.freq_xlating_fir_filter, a bad message is
+    // reported with a warning and ignored.
     static const pmt::pmt_t inc_key = pmt::intern("inc");
     static const pmt::pmt_t offset_key = pmt::intern("offset");
-    if (!pmt::is_dict(msg)) {
-        throw std::runtime_error(
-            "cuda.rotator_cc: a command message must be a PMT dictionary");
+    static const char* const expected =
+        "expected a PMT dict with \"inc\" (a finite number) and optionally \"offset\" "
+        "(a non-negative integer sample offset)";
+    // pmt::is_dict() takes any pair for a dict; looking a key up in one that is not a
+    // list of pairs throws.
+    bool is_dict = pmt::is_dict(msg);
+    bool has_inc = false;
+    bool has_offset = false;
+    if (is_dict) {
+        try {
+            has_inc = pmt::dict_has_key(msg, inc_key);
+            has_offset = pmt::dict_has_key(msg, offset_key);
+        } catch (const pmt::wrong_type&) {
+            is_dict = false;
+        }
     }
-    if (!pmt::dict_has_key(msg, inc_key)) {
-        throw std::runtime_error(
-            "cuda.rotator_cc: unsupported command message (no \"inc\")");
+    if (!is_dict) {
+        d_logger->warn("cmd message ignored: not a PMT dict ({}); {}",
+                       pmt::write_string(msg),
+                       expected);
+        return;
     }
-    const double phase_inc = pmt::to_double(pmt::dict_ref(msg, inc_key, pmt::PMT_NIL));
-    require_phase_inc(phase_inc);
+    if (!has_inc) {
+        d_logger->warn("cmd message ignored: no \"inc\" in {}; {}",
+                       pmt::write_string(msg),
+                       expected);
+        return;
+    }
+    const pmt::pmt_t inc = pmt::dict_ref(msg, inc_key, pmt::PMT_NIL);
+    double phase_inc = 0.0;
+    try {
+        phase_inc = pmt::to_double(inc);
+    } catch (const pmt::wrong_type&) {
+        d_logger->warn("cmd message ignored: \"inc\" is {}, not a number; {}",
+                       pmt::write_string(inc),
+                       expected);
+        return;
+    }
+    if (!std::isfinite(phase_inc)) {
+        d_logger->warn("cmd message ignored: \"inc\" must be finite, got {}; {}",
+                       arguments::value_text(phase_inc),
+                       expected);
+        return;
+    }
+    std::optional<uint64_t> offset;
+    if (has_offset) {
+        const pmt::pmt_t value = pmt::dict_ref(msg, offset_key, pmt::PMT_NIL);
+        try {
+            offset = pmt::to_uint64(value);
+        } catch (const pmt::wrong_type&) {
+            d_logger->warn(
+                "cmd message ignored: \"offset\" is {}, not a non-negative integer; {}",
+                pmt::write_string(value),
+                expected);
+            return;
+        }
+    }
     gr::thread::scoped_lock guard(d_mutex);
-    const uint64_t offset =
-        pmt::dict_has_key(msg, offset_key)
-            ? pmt::to_uint64(pmt::dict_ref(msg, offset_key, pmt::PMT_NIL))
-            : nitems_written(0);
-    d_updates.push(phase_inc_update{ phase_inc, offset });
+    d_updates.push(phase_inc_update{ phase_inc, offset.value_or(nitems_written(0)) });
 }
 
 void rotator_cc_impl::rotate(const gr_complex* in, gr_complex* out, int start, int count)

@@ -39,7 +39,8 @@ private:
         }
     };
 
-    void handle_cmd_msg(pmt::pmt_t msg);
+    //! Queues the update of a valid message; warns of and ignores any other.
+    void handle_cmd_msg(const pmt::pmt_t& msg);
     //! set_phase_inc() with d_mutex held.
     void apply_phase_inc(double phase_inc);
     //! Rotates \p count samples from \p start, and advances the phase past them.

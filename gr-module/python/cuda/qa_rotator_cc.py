@@ -5,13 +5,73 @@
 """cuda.rotator_cc against blocks.rotator_cc over 10^6 random samples: the exact rotation to
 1e-5 of the RMS and never further from GNU Radio's output than GNU Radio's own float drift,
 the same output however the stream is split, set_phase_inc, and the cmd port's scheduled
-updates with their rot_phase_inc tags."""
+updates with their rot_phase_inc tags, and malformed cmd messages warned of and ignored."""
+
+import os
+import sys
+import tempfile
+import threading
+import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import cuda
 from qa_support import assert_relative, flowgraph_test
+
+
+def cmd(**entries):
+    """A cmd message: a dict of the given keys and PMT values."""
+    message = pmt.make_dict()
+    for key, value in entries.items():
+        message = pmt.dict_add(message, pmt.intern(key), value)
+    return message
+
+
+# Messages GNU Radio's block throws on (ending its thread), or that would turn the output to
+# NaN: each is warned of and ignored.
+BAD_MESSAGES = {
+    "nan inc": (cmd(inc=pmt.from_double(float("nan"))), '"inc" must be finite, got nan'),
+    "inf inc": (cmd(inc=pmt.from_double(float("inf"))), '"inc" must be finite, got inf'),
+    "-inf inc": (cmd(inc=pmt.from_double(float("-inf"))), '"inc" must be finite, got -inf'),
+    "not a dict": (pmt.from_double(0.1), "not a PMT dict (0.1)"),
+    "pair": (pmt.cons(pmt.intern("inc"), pmt.from_double(0.1)), "not a PMT dict ((inc . 0.1))"),
+    "no inc": (cmd(freq=pmt.from_double(0.1)), 'no "inc"'),
+    "string inc": (cmd(inc=pmt.intern("x")), '"inc" is x, not a number'),
+    "negative offset": (
+        cmd(inc=pmt.from_double(0.1), offset=pmt.from_long(-5)),
+        '"offset" is -5, not a non-negative integer',
+    ),
+    "string offset": (
+        cmd(inc=pmt.from_double(0.1), offset=pmt.intern("x")),
+        '"offset" is x, not a non-negative integer',
+    ),
+}
+
+
+class captured_log:
+    """What the process writes to file descriptors 1 and 2 meanwhile: GNU Radio's console log
+    (stdout by default), shown again afterwards."""
+
+    def __enter__(self):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.file = tempfile.TemporaryFile()
+        self.saved = [os.dup(1), os.dup(2)]
+        os.dup2(self.file.fileno(), 1)
+        os.dup2(self.file.fileno(), 2)
+        return self
+
+    def __exit__(self, *_):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        self.file.seek(0)
+        self.text = self.file.read().decode(errors="replace")
+        self.file.close()
+        os.write(1, self.text.encode())
 
 
 def float32_angle(phase_inc):
@@ -69,6 +129,45 @@ class qa_rotator_cc(flowgraph_test):
         self.assertEqual(len(tags), 1)
         self.assertEqual(tags[0][0], want_tags[0][0])
         self.assertAlmostEqual(tags[0][1], want_tags[0][1], places=6)
+
+    def run_posting(self, data, message):
+        """cuda.rotator_cc(0.01) over \\p data behind a throttle, \\p message posted to cmd
+        while it runs: the output, and whether the flowgraph finished within 30 s."""
+        block = cuda.rotator_cc(0.01)
+        tb = gr.top_block()
+        sink = blocks.vector_sink_c()
+        tb.connect(blocks.vector_source_c(data), blocks.throttle(gr.sizeof_gr_complex, 2e6), block, sink)
+        tb.start()
+        time.sleep(0.02)
+        block._post(pmt.intern("cmd"), message)
+        waiter = threading.Thread(target=tb.wait, daemon=True)
+        waiter.start()
+        waiter.join(30)
+        return np.array(sink.data()), not waiter.is_alive()
+
+    def test_bad_messages_are_warned_of_and_ignored(self):
+        data = self.random(np.complex64, 400_000)
+        clean, _ = self.rotate(cuda.rotator_cc(0.01), data)
+        for name, (message, warning) in BAD_MESSAGES.items():
+            with self.subTest(name), captured_log() as log:
+                got, finished = self.run_posting(data, message)
+            self.assertTrue(finished, f"{name}: the flowgraph did not finish")
+            self.assertIn("cmd message ignored: " + warning, log.text, name)
+            self.assertIn('expected a PMT dict with "inc"', log.text, name)
+            self.assertEqual(len(got), len(data), name)
+            np.testing.assert_allclose(got, clean, rtol=0, atol=1e-6, err_msg=name)
+
+    def test_valid_update_after_bad_messages(self):
+        # The bad messages change nothing: a valid scheduled update after them acts as alone.
+        data = self.random(np.complex64, 100_000)
+        update = cmd(inc=pmt.from_double(-0.7), offset=pmt.from_long(54_321))
+        bad = [message for message, _ in BAD_MESSAGES.values()]
+        with captured_log():
+            got, tags = self.rotate(cuda.rotator_cc(0.2, True), data, 1000, bad + [update])
+        want, want_tags = self.rotate(cuda.rotator_cc(0.2, True), data, 1000, [update])
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-6)
+        self.assertEqual(len(tags), 1)
+        self.assertEqual(tags, want_tags)
 
 
 if __name__ == "__main__":
