@@ -348,13 +348,24 @@ fn nlog10_matches_log10_and_keeps_its_edge_values() {
             }
         }
     }
-    let edges = harness.upload(&[0.0f32, -1.0, 1.0]);
-    let output = harness.allocate::<f32>(3);
-    unsafe { kernels::nlog10(&harness.stream, edges.address(), output.address(), 3, 10.0, 0.0).unwrap() };
-    let actual = harness.read::<f32>(output.address(), 3);
-    assert_eq!(actual[0], f32::NEG_INFINITY, "log10(0)");
-    assert!(actual[1].is_nan(), "log10(-1)");
-    assert_eq!(actual[2], 0.0, "log10(1)");
+    // GNU Radio's clamp to the normal floats: silence is a finite level, NaN stays NaN.
+    let edges = [0.0f32, -0.0, -1.0, 1e-45, 1.0, f32::INFINITY, f32::NAN];
+    let edges_buffer = harness.upload(&edges);
+    let output = harness.allocate::<f32>(edges.len());
+    unsafe {
+        kernels::nlog10(&harness.stream, edges_buffer.address(), output.address(), edges.len(), 10.0, 0.0).unwrap()
+    };
+    let actual = harness.read::<f32>(output.address(), edges.len());
+    let floor = 10.0 * f32::MIN_POSITIVE.log10();
+    for (index, expected) in [floor, floor, floor, floor, 0.0, 10.0 * f32::MAX.log10()].into_iter().enumerate() {
+        assert!(
+            (actual[index] - expected).abs() <= 1e-4,
+            "nlog10({}): {} against {expected}",
+            edges[index],
+            actual[index]
+        );
+    }
+    assert!(actual[6].is_nan(), "nlog10(NaN): {}", actual[6]);
 }
 
 // ---- load ----

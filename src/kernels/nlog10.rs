@@ -9,8 +9,10 @@ use crate::kernels::program::NLOG10_KERNELS;
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
-/// `output[i] = factor * log10(input[i]) + offset` for `count` float32 items. Zero gives
-/// -infinity and negative input NaN, as `log10` does. `output` may equal `input`.
+/// `output[i] = factor * log10(input[i]) + offset` for `count` float32 items, the input first
+/// clamped to the finite normal floats as GNU Radio's nlog10_ff clamps it: zero, negative and
+/// subnormal inputs give `factor * log10(FLT_MIN) + offset`, infinity `factor * log10(FLT_MAX)
+/// + offset`; NaN stays NaN. `output` may equal `input`.
 ///
 /// # Safety
 /// `input` and `output` must address `count` valid float32 items of device memory of the

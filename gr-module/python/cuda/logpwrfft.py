@@ -14,11 +14,16 @@ from . import cuda_python
 
 def _window_taps(win, fft_size):
     # GNU Radio imports its window functions here too; fft_size is checked by the block.
+    if fft_size < 1:
+        return []
     if win is None:
+        if fft_size == 1:
+            # Blackman-Harris of one point divides by zero (NaN); one point is unwindowed.
+            return [1.0]
         from gnuradio.fft import window
 
         win = window.blackmanharris
-    return list(win(fft_size)) if fft_size >= 1 else []
+    return list(win(fft_size))
 
 
 def logpwrfft_c(sample_rate, fft_size, ref_scale, frame_rate, avg_alpha, average, win=None, shift=False, device=-1):

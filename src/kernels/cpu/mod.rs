@@ -89,7 +89,9 @@ fn magnitude_squared_of(x: Complex32) -> f32 {
 /// # Safety
 /// `count` items valid at both addresses; output equal to input or disjoint from it.
 pub(crate) unsafe fn nlog10(input: u64, output: u64, count: usize, factor: f32, offset: f32) {
-    unsafe { generate(output, count, |i| factor * read::<f32>(input, i).log10() + offset) };
+    // GNU Radio's clamp to the normal floats (kernels/nlog10.cu); NaN stays NaN.
+    let clamped = |x: f32| x.clamp(f32::MIN_POSITIVE, f32::MAX);
+    unsafe { generate(output, count, |i| factor * clamped(read::<f32>(input, i)).log10() + offset) };
 }
 
 /// # Safety
