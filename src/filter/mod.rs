@@ -84,16 +84,19 @@ pub struct FirFilter {
 
 impl FirFilter {
     /// The most taps for which [`FirMethod::Automatic`] uses the direct form, by types and
-    /// decimation; beyond it overlap-save. Measured on an H200 at 2^22 outputs per call
-    /// (docs/PERFORMANCE.md, "GPU filters"): the direct form stays until overlap-save is 1.5
-    /// times as fast, because its output is the same bit for bit however the stream is split
-    /// into calls (overlap-save's only to within rounding, [`FirMethod::Fft`]) and it needs no
-    /// longer history. Overlap-save's cost per output grows with the decimation (it transforms
-    /// every input), the direct form's with the taps per phase, so the limit grows with the
-    /// decimation, except at 16 and more, where the direct form's strided reads of the input
-    /// cost more than its arithmetic. Decimations between the measured ones (1, 2, 4, 8, 16)
-    /// take the limit of the measured one below. The simulated backend follows the same
-    /// choice.
+    /// decimation; beyond it overlap-save. Measured at 2^22 outputs per call
+    /// (docs/PERFORMANCE.md, "GPU filters"; decimations 1, 2, 4 and 16 on an H200, 8 on an
+    /// H100, the same GH100 chip): the direct form stays until overlap-save is 1.5 times as
+    /// fast, because its output is the same bit for bit however the stream is split into calls
+    /// (overlap-save's only to within rounding, [`FirMethod::Fft`]) and it needs no longer
+    /// history. Overlap-save's cost per output grows with the decimation (it transforms every
+    /// input), the direct form's with the taps per phase, so the limit grows with the
+    /// decimation up to 4; from 8 on the direct form's strided reads of each phase cost more
+    /// than its arithmetic (6.2 Goutputs/s for complex samples at decimation 8 whatever the
+    /// taps, against 11-16 for overlap-save; for float samples overlap-save is 1.3-1.7 times as
+    /// fast there). Decimations between the measured ones (1, 2, 4,
+    /// 8, 16) take the limit of the measured one below. The simulated backend follows the
+    /// same choice.
     pub fn direct_tap_limit(types: FirTypes, decimation: usize) -> usize {
         let measured = match decimation {
             0 | 1 => 0,
@@ -103,9 +106,9 @@ impl FirFilter {
             _ => 4,
         };
         let limits: [usize; 5] = match types {
-            FirTypes::Ccc => [48, 192, 384, 512, 8],
-            FirTypes::Ccf => [128, 256, 512, 2048, 8],
-            FirTypes::Fff => [128, 256, 512, 1024, 8],
+            FirTypes::Ccc => [48, 192, 384, 8, 8],
+            FirTypes::Ccf => [128, 256, 512, 8, 8],
+            FirTypes::Fff => [128, 256, 512, 8, 8],
         };
         limits[measured]
     }

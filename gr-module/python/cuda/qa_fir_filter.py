@@ -23,7 +23,7 @@ TYPES = {
     "fff": (cuda.fir_filter_fff, filter.fir_filter_fff, blocks.vector_source_f, blocks.vector_sink_f, False, False),
 }
 # The block computes dot products up to grcuda_fir_filter_direct_tap_limit(types, decimation)
-# taps (at decimation 1: 48 for ccc, 128 for ccf and fff; more when decimating, 8 at 16 and
+# taps (at decimation 1: 48 for ccc, 128 for ccf and fff; more when decimating up to 4, 8 at 8 and
 # beyond), overlap-save beyond: these counts and DECIMATIONS fall on both sides.
 TAP_COUNTS = (1, 7, 47, 97, 129, 301, 1025)
 DECIMATIONS = (1, 2, 3, 7, 8, 16)
