@@ -220,6 +220,19 @@
 #define GRCUDA_ABI_VERSION 1
 
 /**
+ * The window length from which segments are of [`CHUNK`] outputs, started from chunk sums.
+ * Below it, starting a segment of [`SEGMENT`] outputs costs the tiled kernel at most 32
+ * additions from shared memory per output.
+ */
+#define CHUNKED_FROM 1024
+
+/**
+ * The segment and chunk of long windows: `MOVING_AVERAGE_CHUNK` in
+ * `kernels/moving_average.cu`.
+ */
+#define CHUNK 64
+
+/**
  * Result of every fallible call. Values are stable: new ones are only ever appended.
  */
 typedef enum grcuda_status {
@@ -424,7 +437,10 @@ uint64_t grcuda_block_stream_handle(const struct grcuda_block *block);
  * registers its stream as reader or writer except on ports in host memory (inputs of
  * device-to-host buffers, outputs of host-to-device buffers). Calling it again (a restart)
  * keeps the registration of ports whose buffer is unchanged and releases buffers that left.
- * Call it while the block's thread is not running work(). The block and the buffers keep
+ * A buffer has one writer: a buffer on two output ports, on an input and an output port, or
+ * that another block attached as its output (and has not detached) is refused with
+ * GRCUDA_INVALID_ARGUMENT, and nothing changes. Call it while the block's thread is not
+ * running work(). The block and the buffers keep
  * each other's streams alive; free them in any order.
  */
 GRCUDA_MUST_USE
@@ -1394,8 +1410,8 @@ enum grcuda_status grcuda_logpwrfft_spectra_fc(const struct grcuda_stream *strea
 /**
  * The history (GNU Radio's set_history()) a moving average of `length` items restarted at
  * least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
- * up to 32 outputs that a call may start inside, which it recomputes so that the output
- * does not depend on how the stream is split into calls.
+ * outputs that a call may start inside (up to 32, or 64 for windows from 1024 items), which
+ * it recomputes so that the output does not depend on how the stream is split into calls.
  */
 size_t grcuda_moving_average_history(size_t length, size_t max_iter);
 
@@ -1403,7 +1419,8 @@ size_t grcuda_moving_average_history(size_t length, size_t max_iter);
  * output[i] = scale * (x[i] + ... + x[i + length - 1]) per vector lane, for `items` items of
  * `vlen` floats, where x is the input after its history, as GNU Radio's moving_average_ff
  * computes it: a running sum started afresh at least every `max_iter` outputs, at points
- * aligned to the stream. `input` holds `items` items after a history of
+ * aligned to the stream (for windows from 1024 items, from the sums of the window's
+ * chunks of 64 items, so that the cost per output hardly grows with the length). `input` holds `items` items after a history of
  * grcuda_moving_average_history(length, max_iter) - 1 items (as GNU Radio hands a block its
  * input) and does not overlap the output; `position` is the stream index of the first output (GNU Radio's
  * nitems_written); vlen, length and max_iter are at least 1.

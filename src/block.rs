@@ -103,8 +103,11 @@ impl Block {
         for buffer in inputs.iter().flatten() {
             buffer.check_reader_device(self.stream.device())?;
         }
-        for buffer in outputs.iter().flatten() {
-            buffer.check_writer_device(self.stream.device())?;
+        for (port, buffer) in outputs.iter().enumerate() {
+            if let Some(buffer) = buffer {
+                buffer.check_writer_device(self.stream.device())?;
+                self.check_sole_writer(port, buffer, inputs, outputs)?;
+            }
         }
         let kept: Vec<bool> = inputs
             .iter()
@@ -158,6 +161,38 @@ impl Block {
             {
                 buffer.set_writer_stream(None)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses an output buffer the block cannot be the one writer of: a buffer on two of its
+    /// output ports, or on one of its inputs too (the block would wait for its own reads), or
+    /// one that another block's stream writes. GNU Radio gives every output port a buffer of
+    /// its own; these are misuses of the C API, which would interleave two writers' items.
+    fn check_sole_writer(
+        &self,
+        port: usize,
+        buffer: &Arc<Buffer>,
+        inputs: &[Option<Arc<Buffer>>],
+        outputs: &[Option<Arc<Buffer>>],
+    ) -> Result<()> {
+        let same = |other: &Option<Arc<Buffer>>| other.as_ref().is_some_and(|other| Arc::ptr_eq(other, buffer));
+        if let Some(other) = outputs[..port].iter().position(same) {
+            return Err(Error::invalid_argument(format!(
+                "output ports {other} and {port} name the same buffer: a buffer has one writer, give each output port its own"
+            )));
+        }
+        if let Some(input) = inputs.iter().position(same) {
+            return Err(Error::invalid_argument(format!(
+                "output port {port} and input port {input} name the same buffer: a block cannot read the buffer it writes"
+            )));
+        }
+        let writes_on_device = !buffer.transfer_type().is_some_and(TransferType::writer_on_host);
+        if writes_on_device && !buffer.is_written_by(None) && !buffer.is_written_by(Some(&self.stream)) {
+            return Err(Error::invalid_argument(format!(
+                "the buffer of output port {port} has another writer: a buffer has one writer, so detach the other \
+                 block first (grcuda_block_attach_ports with no ports) or give this port its own buffer"
+            )));
         }
         Ok(())
     }
@@ -275,5 +310,37 @@ mod tests {
         let left = first.reader(0).unwrap();
         assert!(first.consume(&left, 0, 1).is_ok());
         assert!(second.consume(&left, 0, 1).unwrap_err().to_string().contains("belongs to another buffer"));
+    }
+
+    #[test]
+    fn a_buffer_has_one_writer() {
+        let device = Device::open(0, BackendChoice::Simulated).unwrap();
+        let (mut block, mut other) =
+            (Block::new(&device, HostWait::Spin).unwrap(), Block::new(&device, HostWait::Spin).unwrap());
+        let (input, output) =
+            (buffer(&device, TransferType::DeviceToDevice), buffer(&device, TransferType::DeviceToDevice));
+        let refusal = |result: Result<()>| result.unwrap_err().to_string();
+
+        assert!(
+            refusal(block.attach_ports(&[], &[Some(output.clone()), None, Some(output.clone())]))
+                .contains("output ports 0 and 2 name the same buffer")
+        );
+        assert!(
+            refusal(block.attach_ports(&[None, Some(output.clone())], &[Some(output.clone())]))
+                .contains("output port 0 and input port 1 name the same buffer")
+        );
+        assert!(output.is_written_by(None), "a refused call changes nothing");
+
+        block.attach_ports(&[Some(input.clone())], &[Some(output.clone())]).unwrap();
+        block.attach_ports(&[Some(input.clone())], &[Some(output.clone())]).unwrap();
+        assert!(refusal(other.attach_ports(&[], &[Some(output.clone())])).contains("has another writer"));
+        assert!(output.is_written_by(Some(block.stream())));
+        // Two readers of one buffer are GNU Radio's fan-out, even on one block.
+        other.attach_ports(&[Some(output.clone()), Some(output.clone())], &[]).unwrap();
+        assert_eq!(reader_count(&output), 2);
+
+        block.attach_ports(&[], &[]).unwrap();
+        other.attach_ports(&[], &[Some(output.clone())]).unwrap();
+        assert!(output.is_written_by(Some(other.stream())), "a detached block's buffer takes a new writer");
     }
 }

@@ -256,6 +256,14 @@ impl Buffer {
         Ok(())
     }
 
+    /// Whether `stream` is the writer's stream (true for `None` when the writer has none).
+    pub fn is_written_by(&self, stream: Option<&Arc<Stream>>) -> bool {
+        match (&lock(&self.writer).stream, stream) {
+            (Some(writer), Some(stream)) => Arc::ptr_eq(writer, stream),
+            (writer, stream) => writer.is_none() && stream.is_none(),
+        }
+    }
+
     /// Registers a reader (`None`: a CPU reader, or a host-synchronous device reader). Its
     /// stream may be on another device than the buffer's: one that can access its memory
     /// ([`Buffer::check_reader_device`]) reads the ring in place; one without peer access, of

@@ -71,7 +71,10 @@ pub extern "C" fn grcuda_block_stream_handle(block: *const grcuda_block) -> u64 
 /// registers its stream as reader or writer except on ports in host memory (inputs of
 /// device-to-host buffers, outputs of host-to-device buffers). Calling it again (a restart)
 /// keeps the registration of ports whose buffer is unchanged and releases buffers that left.
-/// Call it while the block's thread is not running work(). The block and the buffers keep
+/// A buffer has one writer: a buffer on two output ports, on an input and an output port, or
+/// that another block attached as its output (and has not detached) is refused with
+/// GRCUDA_INVALID_ARGUMENT, and nothing changes. Call it while the block's thread is not
+/// running work(). The block and the buffers keep
 /// each other's streams alive; free them in any order.
 #[must_use]
 #[unsafe(no_mangle)]
