@@ -19,6 +19,7 @@ runs on the block's stream and no call waits on the host.
 """
 
 from gnuradio import analog
+from gnuradio.gr import gr_python
 
 from . import cuda_python
 from .arrays import array_module
@@ -52,6 +53,21 @@ def io_signature_make(min_ports, max_ports, dtype):
     return io_signature(min_ports, max_ports, types)
 
 
+def _gateway(block, helper):
+    """The C++ block the helpers take: \\p block itself, or a Python block's gateway (the
+    reference's examples pass self.gateway; passing self means the same)."""
+    # gr.basic_block is GNU Radio's Python block base; its C++ block class is gr_python.block.
+    if isinstance(block, gr_python.block):
+        return block
+    gateway = getattr(block, "gateway", None)
+    if isinstance(gateway, gr_python.block):
+        return gateway
+    raise TypeError(
+        f"cuda.{helper}: expected a GNU Radio block (a Python block, or its .gateway), got "
+        f"{type(block).__name__}; call it from work() as cuda.{helper}(self.gateway, stream)"
+    )
+
+
 def _own_stream(block):
     """The stream of one of this module's Python blocks (its gateway), None for others."""
     if isinstance(block, cuda_python.python_gateway):
@@ -72,6 +88,7 @@ def _waits_needed(block, stream):
 def wait_for_inputs(block, stream):
     """Waits until the items offered on every GPU input of \\p block (a Python block's
     gateway) are written, before work on \\p stream reads them."""
+    block = _gateway(block, "wait_for_inputs")
     if _waits_needed(block, stream):
         cuda_python._wait_for_inputs(block, _stream_pointer(stream))
 
@@ -79,6 +96,7 @@ def wait_for_inputs(block, stream):
 def mark_outputs_ready(block, stream):
     """Waits for the work enqueued on \\p stream: after it the outputs of \\p block are
     visible to every reader, and its reads of its inputs are done."""
+    block = _gateway(block, "mark_outputs_ready")
     if _waits_needed(block, stream):
         cuda_python._mark_outputs_ready(block, _stream_pointer(stream))
 
@@ -86,12 +104,14 @@ def mark_outputs_ready(block, stream):
 def wait_for_work(block, stream):
     """As wait_for_inputs(): the space the outputs will use is free once GNU Radio offers
     it, as the buffers wait for earlier readers themselves."""
+    block = _gateway(block, "wait_for_work")
     if _waits_needed(block, stream):
         cuda_python._wait_for_work(block, _stream_pointer(stream))
 
 
 def mark_work_done(block, stream):
     """As mark_outputs_ready()."""
+    block = _gateway(block, "mark_work_done")
     if _waits_needed(block, stream):
         cuda_python._mark_work_done(block, _stream_pointer(stream))
 
@@ -101,7 +121,7 @@ def register_cuda_stream(block, stream):
     register their own stream at start(), so this accepts only that one; GNU Radio's
     gr.sync_block gives gr-cuda no hook after work(), so its blocks synchronise with
     wait_for_work()/mark_work_done() instead."""
-    own = _own_stream(block)
+    own = _own_stream(_gateway(block, "register_cuda_stream"))
     if own is None:
         raise ValueError(
             "cuda.register_cuda_stream: the block is a GNU Radio gr.* block, whose work() "

@@ -40,6 +40,17 @@ class scale_block(gr.sync_block):
         return len(input_items[0])
 
 
+class scale_block_passing_self(scale_block):
+    """The same block handing the helpers itself rather than its gateway."""
+
+    def work(self, input_items, output_items):
+        cuda.wait_for_inputs(self, self.stream.ptr)
+        with self.stream:
+            xp.multiply(cuda.as_cupy(input_items[0]), self.factor, out=cuda.as_cupy(output_items[0]))
+        cuda.mark_outputs_ready(self, self.stream.ptr)
+        return len(input_items[0])
+
+
 class pair_sum_block(gr.basic_block):
     """A general block in the same style: out[i] = in[2i] + in[2i + 1], with the newer
     names wait_for_work/mark_work_done."""
@@ -215,6 +226,18 @@ class qa_manual_sync(flowgraph_test):
                 cuda.register_cuda_stream(own.gateway, cuda.new_stream().ptr)
         with self.assertRaisesRegex(ValueError, "not in a running flowgraph"):
             cuda.wait_for_inputs(block.gateway, 0)
+        # The Python block itself stands for its gateway; anything else is refused by name.
+        with self.assertRaisesRegex(ValueError, "derive it from cuda.sync_block"):
+            cuda.register_cuda_stream(block, block.stream.ptr)
+        cuda.register_cuda_stream(own, own.stream_handle)
+        for helper in ("wait_for_inputs", "mark_outputs_ready", "wait_for_work", "mark_work_done"):
+            with self.assertRaisesRegex(TypeError, f"cuda.{helper}: expected a GNU Radio block .* got int"):
+                getattr(cuda, helper)(42, 0)
+
+    def test_helpers_take_the_python_block_for_its_gateway(self):
+        data = self.random(np.complex64, 50_001)
+        got = self.run_chain(data, [cuda.copy(8), scale_block_passing_self(2.0), cuda.copy(8)], blocks.vector_sink_c())
+        np.testing.assert_allclose(got, data * 2.0, rtol=1e-6)
 
 
 if __name__ == "__main__":
