@@ -131,6 +131,70 @@ __device__ void moving_average_tiled(const T* input, T* output, count_type items
     }
 }
 
+// The same outputs for long windows, at a cost that does not grow with `length`: above, each
+// segment starts its sum with length - 1 additions. Here the segments are of
+// MOVING_AVERAGE_CHUNK outputs, and the input is cut into chunks of as many items, aligned
+// as the segments are (to the stream). A segment's window then starts on a chunk: its first
+// sum is the sum of the sums of its (length - 1) / chunk whole chunks, in order, then its
+// remaining items, in order, after which the running sum goes on as above. Each block takes
+// MOVING_AVERAGE_CHUNK_THREADS consecutive segments, one per thread, and first sums the chunks
+// their windows cover into shared memory (each chunk's items in order, by one thread), so a
+// chunk's items are read once per block rather than once per segment. Every sum depends only
+// on the stream's items and their positions, so every output is the same however the stream is
+// split into calls. The host launches it with MOVING_AVERAGE_CHUNK_THREADS threads per block
+// and shared memory for MOVING_AVERAGE_CHUNK_THREADS + (length - 1) / chunk - 1 chunk sums.
+#define MOVING_AVERAGE_CHUNK 64
+#define MOVING_AVERAGE_CHUNK_THREADS 128
+
+template <typename T>
+__device__ void moving_average_chunked(const T* input, T* output, count_type items, count_type length, T scale,
+                                       count_type phase) {
+    constexpr count_type S = MOVING_AVERAGE_CHUNK;
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    T* chunk_sums = reinterpret_cast<T*>(shared_bytes);
+    // Position p counts outputs from `phase` before the call's first; its window is
+    // origin[p] .. origin[p + length - 1], and chunk k is origin[k * S] .. origin[k * S + S - 1].
+    const T* origin = input + (S - 1) - phase;
+    const count_type positions = phase + items;
+    const count_type segments = (positions + S - 1) / S;
+    const count_type whole_chunks = (length - 1) / S;
+    for (count_type tile_first = (count_type)blockIdx.x * MOVING_AVERAGE_CHUNK_THREADS; tile_first < segments;
+         tile_first += (count_type)gridDim.x * MOVING_AVERAGE_CHUNK_THREADS) {
+        const count_type tile_segments = min((count_type)MOVING_AVERAGE_CHUNK_THREADS, segments - tile_first);
+        // The windows of the tile's segments cover chunks tile_first .. tile_first + chunks - 1.
+        const count_type chunks = whole_chunks == 0 ? 0 : tile_segments + whole_chunks - 1;
+        for (count_type c = threadIdx.x; c < chunks; c += blockDim.x) {
+            const T* chunk = origin + (tile_first + c) * S;
+            T sum{};
+            for (count_type j = 0; j < S; ++j) {
+                sum = grcuda::add(sum, chunk[j]);
+            }
+            chunk_sums[c] = sum;
+        }
+        __syncthreads();
+        const count_type segment = tile_first + threadIdx.x;
+        if (threadIdx.x < tile_segments) {
+            const count_type first = segment * S;
+            T sum{};
+            for (count_type k = 0; k < whole_chunks; ++k) {
+                sum = grcuda::add(sum, chunk_sums[threadIdx.x + k]);
+            }
+            for (count_type k = whole_chunks * S; k + 1 < length; ++k) {
+                sum = grcuda::add(sum, origin[first + k]);
+            }
+            const count_type end = min(first + S, positions);
+            for (count_type i = first; i < end; ++i) {
+                sum = grcuda::add(sum, origin[i + length - 1]);
+                if (i >= phase) {
+                    output[i - phase] = grcuda::multiply(sum, scale);
+                }
+                sum = grcuda::subtract(sum, origin[i]);
+            }
+        }
+        __syncthreads();
+    }
+}
+
 #define MOVING_AVERAGE_KERNEL(name, T)                                                         \
     extern "C" __global__ void grcuda_moving_average_##name(                                   \
         const T* input, T* output, count_type items, count_type vlen, count_type length,       \
@@ -150,3 +214,13 @@ MOVING_AVERAGE_KERNEL(complex64, complex64)
 
 MOVING_AVERAGE_TILED_KERNEL(float32, float)
 MOVING_AVERAGE_TILED_KERNEL(complex64, complex64)
+
+#define MOVING_AVERAGE_CHUNKED_KERNEL(name, T)                                                 \
+    extern "C" __global__ void grcuda_moving_average_chunked_##name(                           \
+        const T* input, T* output, count_type items, count_type length, T scale,                \
+        count_type phase) {                                                                     \
+        moving_average_chunked(input, output, items, length, scale, phase);                     \
+    }
+
+MOVING_AVERAGE_CHUNKED_KERNEL(float32, float)
+MOVING_AVERAGE_CHUNKED_KERNEL(complex64, complex64)

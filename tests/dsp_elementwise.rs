@@ -171,8 +171,9 @@ fn moving_average_of_floats_and_complex_vectors() {
     let harness = Harness::new("DSP elementwise kernel tests");
     let mut rng = StdRng::seed_from_u64(4);
     // (length, vlen, max_iter, stream position of the first output): vlen 1 takes the tiled
-    // kernel where its tiles fit shared memory (complex windows of 3000 do not), a position
-    // not on a segment boundary recomputes the segment the call starts inside.
+    // kernel where its tiles fit shared memory, and from 1024 items the chunked kernel (with
+    // max_iter of at least a chunk); a position not on a segment boundary recomputes the
+    // segment the call starts inside.
     for (length, vlen, max_iter, position) in [
         (1, 1, 4096, 0),
         (2, 1, 4096, 0),
@@ -180,7 +181,12 @@ fn moving_average_of_floats_and_complex_vectors() {
         (100, 1, 7, 0),
         (5, 2, 1, 0),
         (64, 1, 4096, 13),
+        (1023, 1, 4096, 70),
+        (1024, 1, 4096, 0),
         (3000, 1, 4096, 70),
+        (3000, 2, 4096, 70),
+        (3000, 1, 32, 5),
+        (100_000, 1, 4096, 1_000_037),
     ] {
         let items = 10_007;
         // The history: zeros before the stream, as GNU Radio's buffers start.
@@ -225,15 +231,24 @@ fn moving_average_of_floats_and_complex_vectors() {
             .unwrap()
         };
         let real_averaged = harness.read::<f32>(real_output.address(), items * vlen);
-        for item in 0..items {
-            for lane in 0..vlen {
-                let window = || (item..item + length).map(|k| exact(stream_values[k * vlen + lane]));
-                let expected = window().sum::<Complex<f64>>() * exact(scale);
-                let size = window().map(|x| x.norm()).sum::<f64>() * exact(scale).norm();
+        for lane in 0..vlen {
+            // Window sums as differences of prefix sums in f64 (exact to far below the tolerance).
+            let prefix = |term: &dyn Fn(Complex<f64>) -> Complex<f64>| {
+                let mut sums = vec![Complex::new(0.0, 0.0)];
+                for k in 0..items + length - 1 {
+                    sums.push(sums[k] + term(exact(stream_values[k * vlen + lane])));
+                }
+                sums
+            };
+            let sums = prefix(&|x| x);
+            let norms = prefix(&|x| Complex::new(x.norm(), 0.0));
+            let real_norms = prefix(&|x| Complex::new(x.re.abs(), 0.0));
+            for item in 0..items {
+                let window = |sums: &[Complex<f64>]| sums[item + length] - sums[item];
                 let index = item * vlen + lane;
-                assert_complex_close("moving_average_cc", index, averaged[index], expected, size);
-                let real_expected = 2.0 * window().map(|x| x.re).sum::<f64>();
-                let real_size = 2.0 * window().map(|x| x.re.abs()).sum::<f64>();
+                let size = window(&norms).re * exact(scale).norm();
+                assert_complex_close("moving_average_cc", index, averaged[index], window(&sums) * exact(scale), size);
+                let (real_expected, real_size) = (2.0 * window(&sums).re, 2.0 * window(&real_norms).re);
                 assert_close("moving_average_ff", index, f64::from(real_averaged[index]), real_expected, real_size);
             }
         }

@@ -9,11 +9,18 @@
 //! own. The segments are aligned to stream positions, and a call that starts inside one
 //! recomputes it from its start, so the output does not depend on how the stream is split;
 //! that takes a history of [`moving_average_history`] items.
+//!
+//! Starting a segment costs length - 1 additions, which for long windows (from
+//! [`CHUNKED_FROM`] items) would dominate: there segments are of [`CHUNK`] outputs, and the
+//! chunked kernel starts each from the sums of whole chunks of the window, computed once per
+//! block of segments, so its cost per output hardly grows with the length. Its first sums are
+//! rounded differently (chunk by chunk, closer to the exact sum than GNU Radio's
+//! item-by-item sum), its running sums as GNU Radio's over runs of [`CHUNK`] outputs.
 
 use crate::error::{Error, Result};
 use crate::kernels::element::WindowElement;
 use crate::kernels::launch::{self, argument};
-use crate::kernels::program::{MOVING_AVERAGE_KERNELS, MOVING_AVERAGE_TILED_KERNELS};
+use crate::kernels::program::{MOVING_AVERAGE_CHUNKED_KERNELS, MOVING_AVERAGE_KERNELS, MOVING_AVERAGE_TILED_KERNELS};
 use crate::kernels::{cpu, validate};
 use crate::stream::Stream;
 
@@ -22,14 +29,28 @@ use crate::stream::Stream;
 /// segments of this length (`MOVING_AVERAGE_SEGMENT` in `kernels/moving_average.cu`).
 const SEGMENT: usize = 32;
 
+/// The window length from which segments are of [`CHUNK`] outputs, started from chunk sums.
+/// Below it, starting a segment of [`SEGMENT`] outputs costs the tiled kernel at most 32
+/// additions from shared memory per output.
+pub const CHUNKED_FROM: usize = 1024;
+
+/// The segment and chunk of long windows: `MOVING_AVERAGE_CHUNK` in
+/// `kernels/moving_average.cu`.
+pub const CHUNK: usize = 64;
+
+/// `MOVING_AVERAGE_CHUNK_THREADS` in `kernels/moving_average.cu`: segments per block of the
+/// chunked kernel.
+const CHUNK_THREADS: u32 = 128;
+
 /// The history a moving average block sets (GNU Radio's set_history()): the window's
 /// length - 1 items and the segment a call may start inside.
 pub fn moving_average_history(length: usize, max_iter: usize) -> usize {
-    length.saturating_add(segment_size(max_iter) - 1)
+    length.saturating_add(segment_size(length, max_iter) - 1)
 }
 
-fn segment_size(max_iter: usize) -> usize {
-    SEGMENT.min(max_iter.max(1))
+/// Outputs per running sum: never more than max_iter, as GNU Radio's.
+fn segment_size(length: usize, max_iter: usize) -> usize {
+    if length >= CHUNKED_FROM && max_iter >= CHUNK { CHUNK } else { SEGMENT.min(max_iter.max(1)) }
 }
 
 /// `output[i] = scale * (x[i] + … + x[i + length - 1])` per lane, for `items` items of
@@ -68,34 +89,53 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
     let input_range = validate::array::<T>("input", input, validate::product("input", &[input_items, vlen])?)?;
     let output_range = validate::array::<T>("output", output, validate::product("output", &[items, vlen])?)?;
     validate::disjoint(("input", &input_range), ("output", &output_range))?;
-    let segment = segment_size(max_iter);
+    let segment = segment_size(length, max_iter);
     let phase = (position % segment as u64) as usize;
-    let on_cpu = || unsafe { cpu::moving_average(input, output, items, vlen, length, scale, segment, phase) };
-    // Both kernels make the same additions in the same order: which one runs does not change
-    // the output.
-    let tile_bytes = if vlen == 1 && segment == SEGMENT { tile_shared_bytes(size_of::<T>(), length) } else { None };
-    let kernels = if tile_bytes.is_some() { &MOVING_AVERAGE_TILED_KERNELS } else { &MOVING_AVERAGE_KERNELS };
+    let method = if vlen > 1 {
+        Method::Direct
+    } else if segment == CHUNK {
+        chunk_shared_bytes(size_of::<T>(), length, stream.device().info().shared_bytes_per_block_optin)
+            .map_or(Method::Direct, Method::Chunked)
+    } else if segment == SEGMENT {
+        tile_shared_bytes(size_of::<T>(), length).map_or(Method::Direct, Method::Tiled)
+    } else {
+        Method::Direct
+    };
+    let chunked = matches!(method, Method::Chunked(_));
+    let on_cpu = || unsafe { cpu::moving_average(input, output, items, vlen, length, scale, segment, phase, chunked) };
+    // The tiled kernel makes the direct kernel's additions in the same order: which of the two
+    // runs does not change the output.
+    let kernels = match method {
+        Method::Direct => &MOVING_AVERAGE_KERNELS,
+        Method::Tiled(_) => &MOVING_AVERAGE_TILED_KERNELS,
+        Method::Chunked(_) => &MOVING_AVERAGE_CHUNKED_KERNELS,
+    };
     launch::run(stream, kernels.variant(T::NAME), on_cpu, |kernel| {
         let (items_argument, vlen_argument, length_argument) = (items as u64, vlen as u64, length as u64);
         let (segment_argument, phase_argument) = (segment as u64, phase as u64);
-        match tile_bytes {
-            Some(bytes) => unsafe {
+        let mut tiled_arguments = [
+            argument(&input),
+            argument(&output),
+            argument(&items_argument),
+            argument(&length_argument),
+            argument(&scale),
+            argument(&phase_argument),
+        ];
+        match method {
+            Method::Tiled(bytes) => unsafe {
                 let tile_positions = TILE_THREADS as usize * SEGMENT;
+                kernel.launch_tiles((phase + items).div_ceil(tile_positions), TILE_THREADS, bytes, &mut tiled_arguments)
+            },
+            Method::Chunked(bytes) => unsafe {
+                let tile_positions = CHUNK_THREADS as usize * CHUNK;
                 kernel.launch_tiles(
                     (phase + items).div_ceil(tile_positions),
-                    TILE_THREADS,
+                    CHUNK_THREADS,
                     bytes,
-                    &mut [
-                        argument(&input),
-                        argument(&output),
-                        argument(&items_argument),
-                        argument(&length_argument),
-                        argument(&scale),
-                        argument(&phase_argument),
-                    ],
+                    &mut tiled_arguments,
                 )
             },
-            None => unsafe {
+            Method::Direct => unsafe {
                 kernel.launch(
                     (phase + items).div_ceil(segment) * vlen,
                     &mut [
@@ -112,6 +152,23 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
             },
         }
     })
+}
+
+/// Which kernel computes a call: the kernel reading device memory, or one of the two staging
+/// through shared memory (of that many bytes).
+#[derive(Clone, Copy)]
+enum Method {
+    Direct,
+    Tiled(u32),
+    Chunked(u32),
+}
+
+/// The dynamic shared memory of the chunked kernel (the sums of the chunks a block's segments
+/// cover), or None where it exceeds `limit`, and the kernel that reads device memory runs.
+fn chunk_shared_bytes(item_bytes: usize, length: usize, limit: usize) -> Option<u32> {
+    let chunks = (CHUNK_THREADS as usize).checked_add((length - 1) / CHUNK)? - 1;
+    let bytes = chunks.checked_mul(item_bytes)?;
+    (bytes <= limit).then_some(bytes as u32)
 }
 
 /// `MOVING_AVERAGE_TILE_THREADS` in `kernels/moving_average.cu`.

@@ -191,6 +191,9 @@ pub(crate) static MOVING_AVERAGE_KERNELS: Kernels<2> =
     Kernels::new(&MOVING_AVERAGE, "grcuda_moving_average_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static MOVING_AVERAGE_TILED_KERNELS: Kernels<2> =
     Kernels::new(&MOVING_AVERAGE, "grcuda_moving_average_tiled_", element::WINDOW_ELEMENT_NAMES);
+/// Long windows: the chunk sums of a block may take more than 48 KiB of shared memory.
+pub(crate) static MOVING_AVERAGE_CHUNKED_KERNELS: Kernels<2> =
+    Kernels::with_shared_memory_optin(&MOVING_AVERAGE, "grcuda_moving_average_chunked_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static QUADRATURE_DEMOD_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_quadrature_demod", [""]);
 pub(crate) static ROTATOR_KERNELS: Kernels<1> = Kernels::new(&PHASE, "grcuda_rotator", [""]);
 /// The filter bank, per oversampling: step advances M, M / 2, M / 4 and any other.
@@ -276,6 +279,7 @@ mod tests {
             .chain(kernels(&KEEP_ONE_IN_N_KERNELS))
             .chain(kernels(&MOVING_AVERAGE_KERNELS))
             .chain(kernels(&MOVING_AVERAGE_TILED_KERNELS))
+            .chain(kernels(&MOVING_AVERAGE_CHUNKED_KERNELS))
             .chain(kernels(&QUADRATURE_DEMOD_KERNELS))
             .chain(kernels(&ROTATOR_KERNELS))
             .chain(kernels(&FIR_FILTER_KERNELS))

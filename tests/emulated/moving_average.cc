@@ -103,6 +103,79 @@ bool check(const char* name,
     return passed;
 }
 
+// The chunked kernel for long windows (segments of MOVING_AVERAGE_CHUNK outputs): bit for
+// bit against the order of additions its comment gives (and the simulated backend makes),
+// and against the definition in double precision.
+template <typename T>
+bool check_chunked(const char* name,
+                   Tiled<T> chunked,
+                   std::size_t items,
+                   std::size_t length,
+                   std::size_t phase,
+                   unsigned blocks)
+{
+    constexpr std::size_t S = MOVING_AVERAGE_CHUNK;
+    std::mt19937 generator(items * 7 + length * 13 + phase);
+    const T scale = random_item<T>(generator);
+    std::vector<T> input(items + S - 1 + length - 1), actual(items), expected(items);
+    for (T& item : input)
+        item = random_item<T>(generator);
+    const std::size_t whole_chunks = (length - 1) / S;
+    const std::size_t shared_bytes =
+        (MOVING_AVERAGE_CHUNK_THREADS + whole_chunks - 1) * sizeof(T);
+    launch(blocks, MOVING_AVERAGE_CHUNK_THREADS, shared_bytes, [&] {
+        chunked(input.data(), actual.data(), items, length, scale, phase);
+    });
+    // origin[p] is the first item of position p's window; positions start `phase` before
+    // the first output.
+    const T* origin = input.data() + (S - 1) - phase;
+    for (std::size_t first = 0; first < phase + items; first += S) {
+        T sum{};
+        for (std::size_t k = 0; k < whole_chunks; ++k) {
+            T chunk{};
+            for (std::size_t j = 0; j < S; ++j)
+                chunk = grcuda::add(chunk, origin[first + k * S + j]);
+            sum = grcuda::add(sum, chunk);
+        }
+        for (std::size_t k = whole_chunks * S; k + 1 < length; ++k)
+            sum = grcuda::add(sum, origin[first + k]);
+        for (std::size_t i = first; i < std::min(first + S, phase + items); ++i) {
+            sum = grcuda::add(sum, origin[i + length - 1]);
+            if (i >= phase)
+                expected[i - phase] = grcuda::multiply(sum, scale);
+            sum = grcuda::subtract(sum, origin[i]);
+        }
+    }
+    std::size_t differing = 0;
+    double worst = 0.0;
+    for (std::size_t o = 0; o < items; ++o) {
+        differing += !same_bits(expected[o], actual[o]);
+        std::complex<double> sum = 0.0;
+        double magnitude = 0.0;
+        for (std::size_t k = 0; k < length; ++k) {
+            sum += widened(origin[phase + o + k]);
+            magnitude += std::abs(widened(origin[phase + o + k]));
+        }
+        worst = std::max(worst,
+                         std::abs(sum * widened(scale) - widened(actual[o])) /
+                             ((magnitude + 1e-30) * std::abs(widened(scale))));
+    }
+    const bool passed = differing == 0 && worst < 1e-5;
+    if (!passed) {
+        std::printf(
+            "FAILED chunked %s: %zu items, length %zu, phase %zu, %u blocks: %zu "
+            "outputs differ from the order of additions, worst relative error %.2e\n",
+            name,
+            items,
+            length,
+            phase,
+            blocks,
+            differing,
+            worst);
+    }
+    return passed;
+}
+
 } // namespace
 
 int main()
@@ -140,6 +213,30 @@ int main()
                         cases += 2;
                     }
                 }
+            }
+        }
+    }
+    // Long windows: a whole number of chunks and one more item (no remaining items, 63 of
+    // them), calls of one segment or of several tiles, the call starting inside a
+    // segment.
+    for (std::size_t length : { 1024, 1025, 1087, 5000 }) {
+        for (std::size_t phase : { 0, 63 }) {
+            for (std::size_t items : { 1, 700, 20000 }) {
+                const unsigned blocks = items > 8192 ? 2 : 1;
+                failures += !check_chunked<float>("float32",
+                                                  grcuda_moving_average_chunked_float32,
+                                                  items,
+                                                  length,
+                                                  phase,
+                                                  blocks);
+                failures +=
+                    !check_chunked<complex64>("complex64",
+                                              grcuda_moving_average_chunked_complex64,
+                                              items,
+                                              length,
+                                              phase,
+                                              blocks);
+                cases += 2;
             }
         }
     }

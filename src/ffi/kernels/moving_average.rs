@@ -36,8 +36,8 @@ fn moving_average<T: WindowElement + Default>(
 
 /// The history (GNU Radio's set_history()) a moving average of `length` items restarted at
 /// least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
-/// up to 32 outputs that a call may start inside, which it recomputes so that the output
-/// does not depend on how the stream is split into calls.
+/// outputs that a call may start inside (up to 32, or 64 for windows from 1024 items), which
+/// it recomputes so that the output does not depend on how the stream is split into calls.
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_moving_average_history(length: usize, max_iter: usize) -> usize {
     kernels::moving_average_history(length, max_iter)
@@ -46,7 +46,8 @@ pub extern "C" fn grcuda_moving_average_history(length: usize, max_iter: usize) 
 /// output[i] = scale * (x[i] + ... + x[i + length - 1]) per vector lane, for `items` items of
 /// `vlen` floats, where x is the input after its history, as GNU Radio's moving_average_ff
 /// computes it: a running sum started afresh at least every `max_iter` outputs, at points
-/// aligned to the stream. `input` holds `items` items after a history of
+/// aligned to the stream (for windows from 1024 items, from the sums of the window's
+/// chunks of 64 items, so that the cost per output hardly grows with the length). `input` holds `items` items after a history of
 /// grcuda_moving_average_history(length, max_iter) - 1 items (as GNU Radio hands a block its
 /// input) and does not overlap the output; `position` is the stream index of the first output (GNU Radio's
 /// nitems_written); vlen, length and max_iter are at least 1.
