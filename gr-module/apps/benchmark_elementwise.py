@@ -12,6 +12,9 @@ For each block at 2^20 and 2^22 items per call: cuda.null_source -> block -> cud
 (b) the roofline: the block's input + output bytes per item at the device-to-device copy
     rate measured in this run (libgrcuda's copy kernel, bytes read + written per second).
 The roofline share is the figure the target applies to (>= 60% at 2^22 items per call).
+A second table (moving_average_lengths) runs moving_average_ff/cc at 2^22 items per call over
+window lengths from 64 to 10^6, against GNU Radio's block at the same lengths: the cost of a
+long window (the chunked sums from 1024 items).
 Prints a Markdown table, writes the figures as JSON (--json) and a PNG plot (--plots).
 """
 
@@ -101,7 +104,32 @@ def elementwise(args, results):
     print()
 
 
+MOVING_AVERAGE_LENGTHS = (64, 1000, 1024, 10_000, 100_000, 1_000_000)
+
+
+def moving_average_lengths(args, results):
+    items = 1 << (14 if args.quick else 22)
+    print(f"moving_average at {items} items per call, output Mitems/s by window length:\n")
+    print("| block | length | GPU Mitems/s | CPU Mitems/s | GPU / CPU |")
+    print("|---|---:|---:|---:|---:|")
+    for suffix, size in (("ff", F), ("cc", C)):
+        for length in MOVING_AVERAGE_LENGTHS[:2] if args.quick else MOVING_AVERAGE_LENGTHS:
+            make = lambda module: getattr(module, "moving_average_" + suffix)(length, 1 / length)  # noqa: E731
+            gpu_rate = flowgraph_rate(args, make(cuda), [size], [size], items, 1, True)
+            cpu_rate = flowgraph_rate(args, make(blocks), [size], [size], items, 1, False)
+            results["moving_average_lengths"].append(
+                {"block": "moving_average_" + suffix, "length": length, "gpu": gpu_rate, "cpu": cpu_rate}
+            )
+            print(
+                f"| moving_average_{suffix} | {length} | {gpu_rate / 1e6:.0f} | {cpu_rate / 1e6:.1f} | "
+                f"{gpu_rate / max(cpu_rate, 1e-9):.1f}x |"
+            )
+    print()
+
+
 def draw(results, folder):
+    if not results["elementwise"]:
+        return
     os.makedirs(folder, exist_ok=True)
     rows = [row for row in results["elementwise"] if row["items"] == max(r["items"] for r in results["elementwise"])]
     plot(
@@ -118,7 +146,7 @@ if __name__ == "__main__":
     benchmark_support.main(
         __doc__,
         "gr-cuda elementwise blocks benchmark",
-        {"elementwise": elementwise},
+        {"elementwise": elementwise, "moving_average_lengths": moving_average_lengths},
         draw,
         add_volume_argument,
         prepare_baselines,
