@@ -94,8 +94,10 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
     let method = if vlen > 1 {
         Method::Direct
     } else if segment == CHUNK {
-        chunk_shared_bytes(size_of::<T>(), length, stream.device().info().shared_bytes_per_block_optin)
-            .map_or(Method::Direct, Method::Chunked)
+        // The simulated backend has no shared memory to fit: it sums chunks at any length.
+        let device = stream.device();
+        let limit = if device.is_simulated() { usize::MAX } else { device.info().shared_bytes_per_block_optin };
+        chunk_shared_bytes(size_of::<T>(), length, limit).map_or(Method::Direct, Method::Chunked)
     } else if segment == SEGMENT {
         tile_shared_bytes(size_of::<T>(), length).map_or(Method::Direct, Method::Tiled)
     } else {
@@ -168,7 +170,7 @@ enum Method {
 fn chunk_shared_bytes(item_bytes: usize, length: usize, limit: usize) -> Option<u32> {
     let chunks = (CHUNK_THREADS as usize).checked_add((length - 1) / CHUNK)? - 1;
     let bytes = chunks.checked_mul(item_bytes)?;
-    (bytes <= limit).then_some(bytes as u32)
+    if bytes <= limit { u32::try_from(bytes).ok() } else { None }
 }
 
 /// `MOVING_AVERAGE_TILE_THREADS` in `kernels/moving_average.cu`.
