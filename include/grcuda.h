@@ -220,19 +220,6 @@
 #define GRCUDA_ABI_VERSION 1
 
 /**
- * The window length from which segments are of [`CHUNK`] outputs, started from chunk sums.
- * Below it, starting a segment of [`SEGMENT`] outputs costs the tiled kernel at most 32
- * additions from shared memory per output.
- */
-#define CHUNKED_FROM 1024
-
-/**
- * The segment and chunk of long windows: `MOVING_AVERAGE_CHUNK` in
- * `kernels/moving_average.cu`.
- */
-#define CHUNK 64
-
-/**
  * Result of every fallible call. Values are stable: new ones are only ever appended.
  */
 typedef enum grcuda_status {

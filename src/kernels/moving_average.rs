@@ -32,11 +32,11 @@ const SEGMENT: usize = 32;
 /// The window length from which segments are of [`CHUNK`] outputs, started from chunk sums.
 /// Below it, starting a segment of [`SEGMENT`] outputs costs the tiled kernel at most 32
 /// additions from shared memory per output.
-pub const CHUNKED_FROM: usize = 1024;
+const CHUNKED_FROM: usize = 1024;
 
 /// The segment and chunk of long windows: `MOVING_AVERAGE_CHUNK` in
 /// `kernels/moving_average.cu`.
-pub const CHUNK: usize = 64;
+const CHUNK: usize = 64;
 
 /// `MOVING_AVERAGE_CHUNK_THREADS` in `kernels/moving_average.cu`: segments per block of the
 /// chunked kernel.
