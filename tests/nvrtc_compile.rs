@@ -85,6 +85,7 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_window_{name}"));
         expected.push(format!("grcuda_moving_average_{name}"));
         expected.push(format!("grcuda_moving_average_tiled_{name}"));
+        expected.push(format!("grcuda_moving_average_chunked_{name}"));
         expected.push(format!("grcuda_overlap_save_gather_{name}"));
         expected.push(format!("grcuda_overlap_save_extract_{name}"));
         expected.push(format!("grcuda_logpwrfft_frames_{name}"));
