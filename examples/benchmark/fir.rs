@@ -41,13 +41,30 @@ fn direct_rate(harness: &Harness, settings: &Settings, types: FirTypes, tap_coun
     (calls * OUTPUTS_PER_CALL) as f64 / seconds
 }
 
+/// (taps, decimation) of the table's rows: filters without decimation, and decimating ones
+/// whose phases have few taps (a channel filter after a frequency translation).
+const DIRECT_FORM_SHAPES: [(usize, usize); 12] = [
+    (31, 1),
+    (63, 1),
+    (127, 1),
+    (32, 2),
+    (63, 4),
+    (16, 4),
+    (64, 8),
+    (256, 8),
+    (64, 16),
+    (1024, 16),
+    (64, 32),
+    (256, 64),
+];
+
 pub(crate) fn fir_table(device: &Device, settings: &Settings) {
     let harness = Harness::on_device(device);
     println!("### The direct-form FIR kernels alone, 2^22 outputs per call\n");
     println!("| types | taps | decimation | Goutputs/s | 10^12 multiply-adds/s |");
     println!("|---|---:|---:|---:|---:|");
     for (types, multiply_adds_per_tap) in [(FirTypes::Fff, 1.0), (FirTypes::Ccf, 2.0), (FirTypes::Ccc, 4.0)] {
-        for (tap_count, decimation) in [(31, 1), (63, 1), (127, 1), (63, 4)] {
+        for (tap_count, decimation) in DIRECT_FORM_SHAPES {
             let rate = direct_rate(&harness, settings, types, tap_count, decimation);
             println!(
                 "| {} | {tap_count} | {decimation} | {:.1} | {:.2} |",

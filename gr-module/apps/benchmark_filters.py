@@ -130,7 +130,7 @@ def fft_pair_rate(args, size, batch):
     return calls * batch / r.timed(calls, lambda: r.fft(size, batch, buffer, buffer))
 
 
-DECIMATIONS = (1, 2, 4, 8, 16)
+DECIMATIONS = (1, 2, 4, 8, 16, 32, 64)
 METHOD_TAPS = (8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048, 4096)
 
 
@@ -142,7 +142,7 @@ def methods(args, results):
     print("| type | decimation | taps | direct Gsamples/s | overlap-save Gsamples/s | faster | automatic choice |")
     print("|---|---:|---:|---:|---:|---|---|")
     for suffix in ("ccc", "ccf", "fff"):
-        for decimation in (1, 3) if args.quick else DECIMATIONS:
+        for decimation in (1, 3) if args.quick else args.decimations:
             for taps in (8,) if args.quick else METHOD_TAPS:
                 # The direct form's cost per output grows with the taps, overlap-save's with the
                 # decimation: far beyond where they cross, the direct form only confirms that it
@@ -280,12 +280,23 @@ def draw(results, folder):
         )
 
 
+def add_arguments(parser):
+    add_volume_argument(parser)
+    parser.add_argument(
+        "--decimations",
+        type=int,
+        nargs="+",
+        default=DECIMATIONS,
+        help="the methods table's decimations (default: %(default)s)",
+    )
+
+
 if __name__ == "__main__":
     benchmark_support.main(
         __doc__,
         "GPU FIR filters",
         {"methods": methods, "filters": filters},
         draw,
-        add_volume_argument,
+        add_arguments,
         prepare_baselines,
     )
