@@ -398,6 +398,72 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
     }
 }
 
+// The direct form for decimating filters whose phases have few taps, for one slot (a FIR
+// filter, or a resampler without interpolation): a block of T threads computes a tile of T
+// consecutive outputs, one per thread. It stages the tile's whole input once, coalesced, as
+// rows of `decimation` items (row r starts at output r's first item), and each thread sums its
+// output from there in direct_sums' order (phase by phase, taps upwards): tap q * decimation
+// + p of output r is column p of row r + q. Rows are rows_pitch() items apart, an odd number,
+// so that a warp's threads, which read one column of consecutive rows, find their items in
+// different banks. The taps sit before the rows, phase-major, each phase padded to the most
+// taps a phase has. The tiles above stage every decimation-th item, one phase at a time: a
+// 32-byte sector read per item, which at decimations of 8 and more bounds a filter of few
+// taps per phase. The host launches this kernel with the threads and shared memory that
+// rows_tile() in src/kernels/fir_filter.rs gives.
+__device__ inline unsigned rows_pitch(unsigned decimation) { return decimation | 1u; }
+
+template <typename In, typename Tap, typename Out>
+__device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restrict__ all_taps,
+                                Out* __restrict__ output, count_type outputs, count_type tap_count,
+                                count_type decimation, Rotation rotation, Slots slots) {
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    const Slot<Tap> slot = slot_of(slots, 0, outputs, tap_count, decimation, all_taps);
+    const count_type input_items = direct_form_input_items(slots, outputs, tap_count, decimation);
+    const unsigned d = (unsigned)decimation;
+    const unsigned phases = (unsigned)(decimation < tap_count ? decimation : tap_count);
+    const unsigned most_phase_taps = (unsigned)((tap_count + decimation - 1) / decimation);
+    const unsigned pitch = rows_pitch(d);
+    const unsigned tap_slots = phases * most_phase_taps;
+    Tap* taps = reinterpret_cast<Tap*>(shared_bytes);
+    In* rows = reinterpret_cast<In*>(shared_bytes + (tap_slots * sizeof(Tap) + 15) / 16 * 16);
+    // The first tile's __syncthreads publishes the taps.
+    for (unsigned i = threadIdx.x; i < tap_slots; i += blockDim.x) {
+        const unsigned p = i / most_phase_taps;
+        const count_type k = (count_type)(i - p * most_phase_taps) * decimation + p;
+        taps[i] = k < tap_count ? slot.tap(k) : Tap();
+    }
+    const unsigned tile = blockDim.x;
+    const unsigned span = (tile - 1) * d + (unsigned)tap_count;
+    for (count_type tile_first = (count_type)blockIdx.x * tile; tile_first < slot.outputs;
+         tile_first += (count_type)gridDim.x * tile) {
+        const count_type first_item = slot.input_start + tile_first * decimation;
+        for (unsigned i = threadIdx.x; i < span; i += tile) {
+            const unsigned row = i / d;
+            const count_type item = first_item + i;
+            const bool valid = item < input_items;
+            stage_item(rows + row * pitch + (i - row * d), valid ? input + item : input, valid);
+        }
+        wait_for_staged_items();
+        __syncthreads();
+        Out sum = grcuda::zero<Out>();
+        for (unsigned p = 0; p < phases; ++p) {
+            const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
+            const In* column = rows + threadIdx.x * pitch + p;
+            const Tap* phase = taps + p * most_phase_taps;
+#pragma unroll 4
+            for (unsigned q = 0; q < phase_taps; ++q) {
+                sum = grcuda::multiply_add(column[q * pitch], phase[q], sum);
+            }
+        }
+        const count_type r = tile_first + threadIdx.x;
+        if (r < slot.outputs) {
+            const count_type index = slot.output_index(r, slots);
+            output[index] = rotated(sum, rotation, index);
+        }
+        __syncthreads(); // every read of the rows is done before the next tile is staged
+    }
+}
+
 __device__ inline complex64 as_complex(float value) { return complex64{value, 0.0f}; }
 __device__ inline complex64 as_complex(complex64 value) { return value; }
 
@@ -473,6 +539,17 @@ FIR_FILTER_KERNEL(fff, float, float, float)
 FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)
 FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 6)
 FIR_FILTER_TILED_KERNEL(fff, float, float, float, 10)
+
+#define FIR_FILTER_ROWS_KERNEL(name, In, Tap, Out)                                             \
+    extern "C" __global__ void grcuda_fir_filter_rows_##name(                                    \
+        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count, \
+        count_type decimation, Rotation rotation, Slots slots) {                                  \
+        fir_filter_rows(input, taps, output, outputs, tap_count, decimation, rotation, slots);   \
+    }
+
+FIR_FILTER_ROWS_KERNEL(ccc, complex64, complex64, complex64)
+FIR_FILTER_ROWS_KERNEL(ccf, complex64, float, complex64)
+FIR_FILTER_ROWS_KERNEL(fff, float, float, float)
 
 #define OVERLAP_SAVE_KERNELS(name, T)                                                              \
     extern "C" __global__ void grcuda_overlap_save_gather_##name(                                  \

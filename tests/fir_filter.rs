@@ -220,9 +220,13 @@ fn output_does_not_depend_on_the_calls() {
     let harness = Harness::new("fir_filter");
     let mut rng = StdRng::seed_from_u64(12);
     for method in [FirMethod::Direct, FirMethod::FftWholeSegments, FirMethod::Fft] {
-        for (types, tap_count, decimation) in
-            [(FirTypes::Ccc, 63, 1), (FirTypes::Ccf, 301, 3), (FirTypes::Fff, 1000, 4), (FirTypes::Fff, 2200, 1)]
-        {
+        for (types, tap_count, decimation) in [
+            (FirTypes::Ccc, 63, 1),
+            (FirTypes::Ccf, 301, 3),
+            (FirTypes::Fff, 1000, 4),
+            (FirTypes::Fff, 2200, 1),
+            (FirTypes::Ccc, 96, 16),
+        ] {
             let taps = OwnedTaps::random(&mut rng, tap_count, types);
             let probe = FirFilter::new(&harness.stream, types, decimation, method, taps.borrow()).unwrap();
             // Whole segments, so that a whole-segments filter writes every output.

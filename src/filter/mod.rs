@@ -85,17 +85,17 @@ pub struct FirFilter {
 impl FirFilter {
     /// The most taps for which [`FirMethod::Automatic`] uses the direct form, by types and
     /// decimation; beyond it overlap-save. Measured at 2^22 outputs per call
-    /// (docs/PERFORMANCE.md, "GPU filters"; decimations 1, 2, 4 and 16 on an H200, 8 on an
-    /// H100, the same GH100 chip): the direct form stays until overlap-save is 1.5 times as
-    /// fast, because its output is the same bit for bit however the stream is split into calls
-    /// (overlap-save's only to within rounding, [`FirMethod::Fft`]) and it needs no longer
-    /// history. Overlap-save's cost per output grows with the decimation (it transforms every
-    /// input), the direct form's with the taps per phase, so the limit grows with the
-    /// decimation up to 4; from 8 on the direct form's strided reads of each phase cost more
-    /// than its arithmetic (6.2 Goutputs/s for complex samples at decimation 8 whatever the
-    /// taps, against 11-16 for overlap-save; for float samples overlap-save is 1.3-1.7 times as
-    /// fast there). Decimations between the measured ones (1, 2, 4,
-    /// 8, 16) take the limit of the measured one below. The simulated backend follows the
+    /// (docs/PERFORMANCE.md, "GPU filters"; decimations 1, 2 and 4 on an H200, 8, 16 and 64
+    /// on an H100, the same GH100 chip): the direct form stays until overlap-save is 1.5
+    /// times as fast, because its output is the same bit for bit however the stream is split
+    /// into calls (overlap-save's only to within rounding, [`FirMethod::Fft`]) and it needs no
+    /// longer history. Overlap-save's cost per output grows with the decimation (it
+    /// transforms every input), the direct form's with the taps per phase, so the limit grows
+    /// with the decimation; at 8 and 16 for float samples it is set where the rows kernel
+    /// hands over to the phase-by-phase tiles (16 taps per phase), which overlap-save beats
+    /// by more than 1.5 times there. Decimations between the measured ones take the limit of
+    /// the measured one below (32 to 63 that of 16, conservative: from 16 to 32 overlap-save's
+    /// rate halves while the direct form's only gains). The simulated backend follows the
     /// same choice.
     pub fn direct_tap_limit(types: FirTypes, decimation: usize) -> usize {
         let measured = match decimation {
@@ -103,12 +103,13 @@ impl FirFilter {
             2 | 3 => 1,
             4..=7 => 2,
             8..=15 => 3,
-            _ => 4,
+            16..=63 => 4,
+            _ => 5,
         };
-        let limits: [usize; 5] = match types {
-            FirTypes::Ccc => [48, 192, 384, 8, 8],
-            FirTypes::Ccf => [128, 256, 512, 8, 8],
-            FirTypes::Fff => [128, 256, 512, 8, 8],
+        let limits: [usize; 6] = match types {
+            FirTypes::Ccc => [48, 192, 384, 256, 512, 768],
+            FirTypes::Ccf => [128, 256, 512, 256, 512, 768],
+            FirTypes::Fff => [128, 256, 512, 512, 256, 768],
         };
         limits[measured]
     }

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    self, FIR_FILTER_KERNELS, FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS,
+    self, FIR_FILTER_KERNELS, FIR_FILTER_ROWS_KERNELS, FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS,
     OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS,
     OVERLAP_SAVE_SEGMENTS_KERNELS,
 };
@@ -231,11 +231,15 @@ pub(crate) unsafe fn direct_form(
     // stages the input of TILE_OUTPUTS outputs of one slot; slots of fewer outputs (a
     // resampler with a large interpolation, or a short call) would mostly stage unused input.
     let slot_outputs = outputs.div_ceil(slots.interpolation as usize);
-    let tile_bytes = tile_shared_bytes(types, tap_count, decimation).filter(|_| slot_outputs >= TILE_OUTPUTS / 2);
-    let kernels = match (tile_bytes, decimation) {
-        (None, _) => &FIR_FILTER_KERNELS,
-        (Some(_), 1) => &FIR_FILTER_TILED_UNDECIMATED_KERNELS,
-        (Some(_), _) => &FIR_FILTER_TILED_KERNELS,
+    let (kernels, tiles) = if let Some((threads, shared_bytes)) = rows_tile(types, tap_count, decimation, slots) {
+        (&FIR_FILTER_ROWS_KERNELS, Some(Tiles { threads, shared_bytes, outputs: threads as usize }))
+    } else if let Some(shared_bytes) =
+        tile_shared_bytes(types, tap_count, decimation).filter(|_| slot_outputs >= TILE_OUTPUTS / 2)
+    {
+        let kernels = if decimation == 1 { &FIR_FILTER_TILED_UNDECIMATED_KERNELS } else { &FIR_FILTER_TILED_KERNELS };
+        (kernels, Some(Tiles { threads: TILE_THREADS, shared_bytes, outputs: TILE_OUTPUTS }))
+    } else {
+        (&FIR_FILTER_KERNELS, None)
     };
     launch::run(stream, kernels.variant(types.name()), on_cpu, |kernel| {
         let (outputs_argument, taps_argument, decimation_argument) =
@@ -251,10 +255,10 @@ pub(crate) unsafe fn direct_form(
             argument(&slots),
         ];
         // Work units: tiles or groups of outputs of one slot each.
-        match tile_bytes {
-            Some(bytes) => unsafe {
-                let units = slot_outputs.div_ceil(TILE_OUTPUTS).saturating_mul(slots.interpolation as usize);
-                kernel.launch_tiles(units, TILE_THREADS, bytes, &mut arguments)
+        match tiles {
+            Some(tiles) => unsafe {
+                let units = slot_outputs.div_ceil(tiles.outputs).saturating_mul(slots.interpolation as usize);
+                kernel.launch_tiles(units, tiles.threads, tiles.shared_bytes, &mut arguments)
             },
             None => unsafe {
                 let units = slot_outputs.div_ceil(OUTPUTS_PER_THREAD).saturating_mul(slots.interpolation as usize);
@@ -262,6 +266,15 @@ pub(crate) unsafe fn direct_form(
             },
         }
     })
+}
+
+/// The launch of a direct-form kernel that stages tiles in shared memory: threads per block,
+/// dynamic shared memory, and the outputs of one tile.
+#[derive(Clone, Copy)]
+struct Tiles {
+    threads: u32,
+    shared_bytes: u32,
+    outputs: usize,
 }
 
 /// `OUTPUTS_PER_THREAD`, `UNIT_OUTPUTS_PER_THREAD` and `TILE_THREADS` in
@@ -286,6 +299,35 @@ fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Op
     let padded = items + items / UNIT_OUTPUTS_PER_THREAD * (16 / sample_bytes);
     let bytes = taps.checked_add(padded.checked_mul(sample_bytes)?)?;
     (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
+}
+
+/// The threads per block (one output each) and dynamic shared memory of the rows kernel
+/// (`grcuda_fir_filter_rows_*`), or None where it does not run. It runs one slot (a FIR
+/// filter, or a resampler without interpolation) where it is the faster direct form: for
+/// complex samples from decimation 4 with at most 32 taps per phase, for float samples from
+/// decimation 8 with at most 16 (measured on an H100, docs/PERFORMANCE.md, "GPU filters":
+/// the phase-by-phase tiles keep 16 outputs per thread in registers, so they make fewer
+/// shared-memory reads per multiply-add and win below those decimations and above those
+/// taps). Shared memory holds every phase's taps (each phase as many as phase 0, rounded up
+/// to 16 bytes in all), then the tile's rows of `decimation` items, an odd number of items
+/// apart, through the last output's last tap: the largest tile of 256 to 32 outputs that
+/// fits.
+fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots) -> Option<(u32, u32)> {
+    let most_phase_taps = tap_count.div_ceil(decimation);
+    let (from_decimation, most_taps_per_phase) = if types.complex_samples() { (4, 32) } else { (8, 16) };
+    if slots.interpolation != 1 || decimation < from_decimation || most_phase_taps > most_taps_per_phase {
+        return None;
+    }
+    let sample_bytes = if types.complex_samples() { 8 } else { 4 };
+    let tap_bytes = if types.complex_taps() { 8 } else { 4 };
+    let taps =
+        decimation.min(tap_count).checked_mul(most_phase_taps)?.checked_mul(tap_bytes)?.checked_next_multiple_of(16)?;
+    let pitch = decimation | 1;
+    [256u32, 128, 64, 32].into_iter().find_map(|threads| {
+        let rows = (threads as usize - 1).checked_add(most_phase_taps)?;
+        let bytes = rows.checked_mul(pitch)?.checked_mul(sample_bytes)?.checked_add(taps)?;
+        (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some((threads, bytes as u32))
+    })
 }
 
 /// Overlap-save, step 1: `segments[s * fft_size + t] = input[s * step + t]` as complex64 for

@@ -142,6 +142,8 @@ pub(crate) static FIR_FILTER_TILED_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_", ["ccc", "ccf", "fff"]);
 pub(crate) static FIR_FILTER_TILED_UNDECIMATED_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_undecimated_", ["ccc", "ccf", "fff"]);
+pub(crate) static FIR_FILTER_ROWS_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows_", ["ccc", "ccf", "fff"]);
 pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
@@ -285,6 +287,7 @@ mod tests {
             .chain(kernels(&FIR_FILTER_KERNELS))
             .chain(kernels(&FIR_FILTER_TILED_KERNELS))
             .chain(kernels(&FIR_FILTER_TILED_UNDECIMATED_KERNELS))
+            .chain(kernels(&FIR_FILTER_ROWS_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS))

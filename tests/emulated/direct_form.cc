@@ -2,9 +2,9 @@
 
 // The direct-form kernels of kernels/fir_filter.cu on the CPU (cuda_on_cpu.h): FIR
 // filters and rational resamplers on random data against GNU Radio's formulas in double
-// precision, and the tiled kernels bit for bit against the kernel that reads device
-// memory, which sums in the same order. Prints one line per failing case and a summary;
-// exits 1 on a failure.
+// precision, and the tiled and rows kernels bit for bit against the kernel that reads
+// device memory, which sums in the same order. Prints one line per failing case and a
+// summary; exits 1 on a failure.
 
 #include "cuda_on_cpu.h"
 
@@ -25,7 +25,14 @@ using Kernel = void (*)(
 
 struct Kernels {
     const char* name;
-    Kernel untiled, tiled, undecimated;
+    Kernel untiled, tiled, undecimated, rows;
+};
+
+// How the kernel under test runs: the tiled kernels with TILE_THREADS threads, or the
+// rows kernel with `threads` threads (one output each).
+struct Tiling {
+    bool rows;
+    unsigned threads;
 };
 
 // tile_shared_bytes() of src/kernels/fir_filter.rs.
@@ -40,20 +47,35 @@ std::size_t tile_shared_bytes(std::size_t tap_count, std::size_t decimation)
            padded * sizeof(Sample);
 }
 
+// rows_tile() of src/kernels/fir_filter.rs, for `threads` threads.
+template <typename Sample, typename Tap>
+std::size_t
+rows_shared_bytes(std::size_t tap_count, std::size_t decimation, unsigned threads)
+{
+    const std::size_t most_phase_taps = (tap_count + decimation - 1) / decimation;
+    const std::size_t taps =
+        (std::min(decimation, tap_count) * most_phase_taps * sizeof(Tap) + 15) / 16 * 16;
+    return taps + (threads - 1 + most_phase_taps) * (decimation | 1) * sizeof(Sample);
+}
+
 // One call of `outputs` outputs: a FIR filter (interpolation 1, reversed taps) or a
-// rational resampler (the prototype's taps), with `tap_count` taps per phase.
+// rational resampler (the prototype's taps, also without interpolation where
+// `prototype`), with `tap_count` taps per phase.
 template <typename Sample, typename Tap>
 bool check(const Kernels& kernels,
+           Tiling tiling,
            std::size_t tap_count,
            std::size_t interpolation,
            std::size_t decimation,
            std::size_t first_phase,
            std::size_t outputs,
            unsigned blocks,
-           Rotation rotation)
+           Rotation rotation,
+           bool prototype = false)
 {
     std::mt19937 generator(tap_count * 1000 + decimation * 10 + interpolation);
-    const Slots slots{ interpolation, first_phase, interpolation > 1 ? 1 : 0 };
+    prototype = prototype || interpolation > 1;
+    const Slots slots{ interpolation, first_phase, prototype ? 1 : 0 };
     const std::size_t input_items =
         (first_phase + (outputs - 1) * decimation) / interpolation + tap_count;
     std::vector<Sample> input(input_items), expected(outputs), actual(outputs);
@@ -72,18 +94,23 @@ bool check(const Kernels& kernels,
                         rotation,
                         slots);
     });
-    const Kernel tiled = decimation == 1 ? kernels.undecimated : kernels.tiled;
-    launch(
-        blocks, TILE_THREADS, tile_shared_bytes<Sample, Tap>(tap_count, decimation), [&] {
-            tiled(input.data(),
-                  taps.data(),
-                  actual.data(),
-                  outputs,
-                  tap_count,
-                  decimation,
-                  rotation,
-                  slots);
-        });
+    const Kernel tiled = tiling.rows       ? kernels.rows
+                         : decimation == 1 ? kernels.undecimated
+                                           : kernels.tiled;
+    const unsigned threads = tiling.rows ? tiling.threads : TILE_THREADS;
+    const std::size_t shared_bytes =
+        tiling.rows ? rows_shared_bytes<Sample, Tap>(tap_count, decimation, threads)
+                    : tile_shared_bytes<Sample, Tap>(tap_count, decimation);
+    launch(blocks, threads, shared_bytes, [&] {
+        tiled(input.data(),
+              taps.data(),
+              actual.data(),
+              outputs,
+              tap_count,
+              decimation,
+              rotation,
+              slots);
+    });
     std::size_t differing = 0;
     double worst = 0.0;
     for (std::size_t i = 0; i < outputs; ++i) {
@@ -94,7 +121,7 @@ bool check(const Kernels& kernels,
         for (std::size_t k = 0; k < tap_count; ++k) {
             // GNU Radio's rational_resampler loop, or fir_filter with its taps reversed.
             const std::complex<double> term =
-                interpolation > 1
+                prototype
                     ? widened(input[position / interpolation + tap_count - 1 - k]) *
                           widened(taps[position % interpolation + k * interpolation])
                     : widened(input[i * decimation + k]) * widened(taps[k]);
@@ -108,11 +135,13 @@ bool check(const Kernels& kernels,
     }
     const bool passed = differing == 0 && worst < 1e-6;
     if (!passed) {
-        std::printf("FAILED %s: %zu taps per phase, interpolation %zu, decimation %zu, "
-                    "first phase %zu, %zu outputs, "
+        std::printf("FAILED %s (%s, %u threads): %zu taps per phase, interpolation %zu, "
+                    "decimation %zu, first phase %zu, %zu outputs, "
                     "%u blocks: %zu outputs differ from the untiled kernel's, worst "
                     "relative error %.2e\n",
                     kernels.name,
+                    tiling.rows ? "rows" : "tiled",
+                    threads,
                     tap_count,
                     interpolation,
                     decimation,
@@ -125,23 +154,75 @@ bool check(const Kernels& kernels,
     return passed;
 }
 
+// One case for each of the three types: fff unrotated, ccf and ccc with `rotation`.
+// Returns the number of failures.
+int check_types(const Kernels (&kernels)[3],
+                Tiling tiling,
+                std::size_t tap_count,
+                std::size_t interpolation,
+                std::size_t decimation,
+                std::size_t first_phase,
+                std::size_t outputs,
+                unsigned blocks,
+                Rotation rotation,
+                bool prototype = false)
+{
+    const Rotation none{ 0.0, 0.0, 0 };
+    return !check<float, float>(kernels[0],
+                                tiling,
+                                tap_count,
+                                interpolation,
+                                decimation,
+                                first_phase,
+                                outputs,
+                                blocks,
+                                none,
+                                prototype) +
+           !check<complex64, float>(kernels[1],
+                                    tiling,
+                                    tap_count,
+                                    interpolation,
+                                    decimation,
+                                    first_phase,
+                                    outputs,
+                                    blocks,
+                                    rotation,
+                                    prototype) +
+           !check<complex64, complex64>(kernels[2],
+                                        tiling,
+                                        tap_count,
+                                        interpolation,
+                                        decimation,
+                                        first_phase,
+                                        outputs,
+                                        blocks,
+                                        rotation,
+                                        prototype);
+}
+
 } // namespace
 
 int main()
 {
-    const Kernels fff{ "fff",
-                       (Kernel)grcuda_fir_filter_fff,
-                       (Kernel)grcuda_fir_filter_tiled_fff,
-                       (Kernel)grcuda_fir_filter_tiled_undecimated_fff };
-    const Kernels ccf{ "ccf",
-                       (Kernel)grcuda_fir_filter_ccf,
-                       (Kernel)grcuda_fir_filter_tiled_ccf,
-                       (Kernel)grcuda_fir_filter_tiled_undecimated_ccf };
-    const Kernels ccc{ "ccc",
-                       (Kernel)grcuda_fir_filter_ccc,
-                       (Kernel)grcuda_fir_filter_tiled_ccc,
-                       (Kernel)grcuda_fir_filter_tiled_undecimated_ccc };
+    const Kernels kernels[3] = {
+        { "fff",
+          (Kernel)grcuda_fir_filter_fff,
+          (Kernel)grcuda_fir_filter_tiled_fff,
+          (Kernel)grcuda_fir_filter_tiled_undecimated_fff,
+          (Kernel)grcuda_fir_filter_rows_fff },
+        { "ccf",
+          (Kernel)grcuda_fir_filter_ccf,
+          (Kernel)grcuda_fir_filter_tiled_ccf,
+          (Kernel)grcuda_fir_filter_tiled_undecimated_ccf,
+          (Kernel)grcuda_fir_filter_rows_ccf },
+        { "ccc",
+          (Kernel)grcuda_fir_filter_ccc,
+          (Kernel)grcuda_fir_filter_tiled_ccc,
+          (Kernel)grcuda_fir_filter_tiled_undecimated_ccc,
+          (Kernel)grcuda_fir_filter_rows_ccc },
+    };
     const Rotation none{ 0.0, 0.0, 0 }, turning{ 0.3, 0.001, 1 };
+    const Tiling tiled{ false, TILE_THREADS };
     int cases = 0, failures = 0;
     // Phases of one tap, of a partial block, of whole blocks and more; calls of one
     // output, of less than a tile and of several tiles (more than the blocks, so that
@@ -154,30 +235,38 @@ int main()
                     const unsigned blocks = outputs > 4096 ? 2 : 1;
                     const Rotation rotation =
                         interpolation == 1 && outputs > 4096 ? turning : none;
-                    failures += !check<float, float>(fff,
-                                                     tap_count,
-                                                     interpolation,
-                                                     decimation,
-                                                     first_phase,
-                                                     outputs,
-                                                     blocks,
-                                                     none);
-                    failures += !check<complex64, float>(ccf,
-                                                         tap_count,
-                                                         interpolation,
-                                                         decimation,
-                                                         first_phase,
-                                                         outputs,
-                                                         blocks,
-                                                         rotation);
-                    failures += !check<complex64, complex64>(ccc,
-                                                             tap_count,
-                                                             interpolation,
-                                                             decimation,
-                                                             first_phase,
-                                                             outputs,
-                                                             blocks,
-                                                             rotation);
+                    failures += check_types(kernels,
+                                            tiled,
+                                            tap_count,
+                                            interpolation,
+                                            decimation,
+                                            first_phase,
+                                            outputs,
+                                            blocks,
+                                            rotation);
+                    cases += 3;
+                }
+            }
+        }
+    }
+    // The rows kernel: one slot (FIR filters, and resamplers without interpolation),
+    // phases of one tap to many, decimations odd and even (the rows' pitch), tiles of 32
+    // to 256 outputs, calls of one output, of part of a tile and of several tiles per
+    // block.
+    for (std::size_t tap_count : { 1, 5, 64, 161 }) {
+        for (std::size_t decimation : { 2, 7, 16, 33 }) {
+            for (unsigned threads : { 32u, 256u }) {
+                for (std::size_t outputs : { 1, 45, 1001 }) {
+                    failures += check_types(kernels,
+                                            Tiling{ true, threads },
+                                            tap_count,
+                                            1,
+                                            decimation,
+                                            0,
+                                            outputs,
+                                            outputs > 500 ? 2 : 1,
+                                            outputs > 500 ? turning : none,
+                                            tap_count == 5);
                     cases += 3;
                 }
             }

@@ -23,10 +23,11 @@ TYPES = {
     "fff": (cuda.fir_filter_fff, filter.fir_filter_fff, blocks.vector_source_f, blocks.vector_sink_f, False, False),
 }
 # The block computes dot products up to grcuda_fir_filter_direct_tap_limit(types, decimation)
-# taps (at decimation 1: 48 for ccc, 128 for ccf and fff; more when decimating up to 4, 8 at 8 and
-# beyond), overlap-save beyond: these counts and DECIMATIONS fall on both sides.
+# taps (at decimation 1: 48 for ccc, 128 for ccf and fff; 256 to 768 when decimating), with one
+# of three kernels (the rows kernel for decimating filters of few taps per phase), overlap-save
+# beyond: these counts and DECIMATIONS fall on every side.
 TAP_COUNTS = (1, 7, 47, 97, 129, 301, 1025)
-DECIMATIONS = (1, 2, 3, 7, 8, 16)
+DECIMATIONS = (1, 2, 3, 7, 8, 16, 33)
 
 
 class qa_fir_filter(flowgraph_test):
