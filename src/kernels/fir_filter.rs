@@ -304,18 +304,23 @@ fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Op
 /// The threads per block (one output each) and dynamic shared memory of the rows kernel
 /// (`grcuda_fir_filter_rows_*`), or None where it does not run. It runs one slot (a FIR
 /// filter, or a resampler without interpolation) where it is the faster direct form: for
-/// complex samples from decimation 4 with at most 32 taps per phase, for float samples from
-/// decimation 8 with at most 16 (measured on an H100, docs/PERFORMANCE.md, "GPU filters":
-/// the phase-by-phase tiles keep 16 outputs per thread in registers, so they make fewer
-/// shared-memory reads per multiply-add and win below those decimations and above those
-/// taps). Shared memory holds every phase's taps (each phase as many as phase 0, rounded up
+/// complex samples from decimation 4 with at most 16 taps per phase and from 8 with at most
+/// 32, for float samples from decimation 8 with at most 16 (measured on an H100,
+/// docs/PERFORMANCE.md, "GPU filters": the phase-by-phase tiles keep 16 outputs per thread
+/// in registers, so they make fewer shared-memory reads per multiply-add and win below
+/// those decimations and above those taps). Shared memory holds every phase's taps (each phase as many as phase 0, rounded up
 /// to 16 bytes in all), then the tile's rows of `decimation` items, an odd number of items
 /// apart, through the last output's last tap: the largest tile of 256 to 32 outputs that
 /// fits.
 fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots) -> Option<(u32, u32)> {
     let most_phase_taps = tap_count.div_ceil(decimation);
-    let (from_decimation, most_taps_per_phase) = if types.complex_samples() { (4, 32) } else { (8, 16) };
-    if slots.interpolation != 1 || decimation < from_decimation || most_phase_taps > most_taps_per_phase {
+    let most_taps_per_phase = match (types.complex_samples(), decimation) {
+        (true, 4..=7) => 16,
+        (true, 8..) => 32,
+        (false, 8..) => 16,
+        _ => 0,
+    };
+    if slots.interpolation != 1 || most_phase_taps > most_taps_per_phase {
         return None;
     }
     let sample_bytes = if types.complex_samples() { 8 } else { 4 };
