@@ -652,4 +652,35 @@ mod tests {
         assert_eq!(tile_shared_bytes(FirTypes::Ccc, 7000, 1), None);
         assert_eq!(tile_shared_bytes(FirTypes::Fff, usize::MAX, 1), None);
     }
+
+    #[test]
+    fn rows_hold_the_taps_and_the_tiles_input_at_an_odd_pitch() {
+        // 64 taps at decimation 16: 16 phases of 4 taps, then 256 - 1 + 4 rows of 17 items.
+        assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::FIR_FILTER), Some((256, 16 * 4 * 8 + 259 * 17 * 8)));
+        // Float taps for complex samples: the taps rounded up to 16 bytes. 5 taps at
+        // decimation 8: 5 phases of 1 tap (20 bytes, 32 with the rounding), 256 rows of 9.
+        assert_eq!(rows_tile(FirTypes::Ccf, 5, 8, Slots::FIR_FILTER), Some((256, 32 + 256 * 9 * 8)));
+        // Decimation 64, 256 taps: 256 outputs would need 259 rows of 65 complex items; 64 fit.
+        assert_eq!(rows_tile(FirTypes::Ccc, 256, 64, Slots::FIR_FILTER), Some((64, 64 * 4 * 8 + 67 * 65 * 8)));
+        // Decimations where the tiles are faster, phases of too many taps, several slots, and
+        // rows that do not fit 32 outputs.
+        assert_eq!(rows_tile(FirTypes::Fff, 64, 4, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 64, 2, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 68, 4, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 1024, 16, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Fff, 512, 16, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::rational_resampler(3, 0)), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 4000, 200, Slots::FIR_FILTER), None);
+        // Every tile fits one block's shared memory.
+        for types in [FirTypes::Ccc, FirTypes::Ccf, FirTypes::Fff] {
+            for decimation in 1..400 {
+                for tap_count in [1, 2, 15, 16, 17, 31, 32, 33, 64, 100, 512, 1024, 4096, 12_800] {
+                    if let Some((threads, bytes)) = rows_tile(types, tap_count, decimation, Slots::FIR_FILTER) {
+                        assert!([32, 64, 128, 256].contains(&threads));
+                        assert!(bytes as usize <= launch::SHARED_BYTES_PER_BLOCK);
+                    }
+                }
+            }
+        }
+    }
 }
