@@ -227,8 +227,9 @@ pub(crate) unsafe fn direct_form(
     let on_cpu = || unsafe {
         cpu::fir_filter::direct_form(types, input, taps, output, outputs, tap_count, decimation, rotation, slots)
     };
-    // The kernels sum in the same order: which one runs does not change the output. A tile
-    // stages the input of TILE_OUTPUTS outputs of one slot; slots of fewer outputs (a
+    // The kernels sum in the same order: which one runs does not change the output. The rows
+    // kernel takes decimating filters of few taps per phase (rows_tile); a phase-by-phase tile
+    // stages the input of TILE_OUTPUTS outputs of one slot, and slots of fewer outputs (a
     // resampler with a large interpolation, or a short call) would mostly stage unused input.
     let slot_outputs = outputs.div_ceil(slots.interpolation as usize);
     let (kernels, tiles) = if let Some((threads, shared_bytes)) = rows_tile(types, tap_count, decimation, slots) {
