@@ -427,8 +427,8 @@ uint64_t grcuda_block_stream_handle(const struct grcuda_block *block);
  * A buffer has one writer: a buffer on two output ports, on an input and an output port, or
  * that another block attached as its output (and has not detached) is refused with
  * GRCUDA_INVALID_ARGUMENT, and nothing changes. Call it while the block's thread is not
- * running work(). The block and the buffers keep
- * each other's streams alive; free them in any order.
+ * running work(). The block and the buffers keep each other's streams alive; free them in
+ * any order.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_block_attach_ports(struct grcuda_block *block,

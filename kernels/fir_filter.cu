@@ -318,6 +318,20 @@ __device__ void add_phase_sums(const In* phase, const Tap* taps, unsigned local_
     }
 }
 
+// A slot's taps into shared memory by phase: phase p's taps p, p + decimation, ... from
+// taps[p * phase_stride] on, zeros after a phase's last, the block's threads together. The
+// caller's next __syncthreads publishes them.
+template <typename Tap>
+__device__ inline void stage_phase_major_taps(Tap* taps, const Slot<Tap>& slot, unsigned phases,
+                                              unsigned phase_stride, count_type tap_count,
+                                              count_type decimation) {
+    for (unsigned i = threadIdx.x; i < phases * phase_stride; i += blockDim.x) {
+        const unsigned p = i / phase_stride;
+        const count_type k = (count_type)(i - p * phase_stride) * decimation + p;
+        taps[i] = k < tap_count ? slot.tap(k) : Tap();
+    }
+}
+
 // Work unit u is tile u / I of slot u mod I, so that the blocks that run at once write the
 // slots of the same stretch of output.
 template <typename In, typename Tap, typename Out>
@@ -345,11 +359,7 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
         }
         // The previous unit's last __syncthreads ended its reads of the taps; the first
         // phase's publishes these.
-        for (unsigned i = threadIdx.x; i < phases * phase_taps_start; i += blockDim.x) {
-            const unsigned p = i / phase_taps_start;
-            const count_type k = (count_type)(i - p * phase_taps_start) * decimation + p;
-            taps[i] = k < tap_count ? slot.tap(k) : Tap();
-        }
+        stage_phase_major_taps(taps, slot, phases, phase_taps_start, tap_count, decimation);
         Out sum[R];
 #pragma unroll
         for (unsigned r = 0; r < R; ++r) {
@@ -427,11 +437,7 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
     Tap* taps = reinterpret_cast<Tap*>(shared_bytes);
     In* rows = reinterpret_cast<In*>(shared_bytes + (tap_slots * sizeof(Tap) + 15) / 16 * 16);
     // The first tile's __syncthreads publishes the taps.
-    for (unsigned i = threadIdx.x; i < tap_slots; i += blockDim.x) {
-        const unsigned p = i / most_phase_taps;
-        const count_type k = (count_type)(i - p * most_phase_taps) * decimation + p;
-        taps[i] = k < tap_count ? slot.tap(k) : Tap();
-    }
+    stage_phase_major_taps(taps, slot, phases, most_phase_taps, tap_count, decimation);
     const unsigned tile = blockDim.x;
     const unsigned span = (tile - 1) * d + (unsigned)tap_count;
     for (count_type tile_first = (count_type)blockIdx.x * tile; tile_first < slot.outputs;

@@ -8,15 +8,14 @@
 use super::support::device_memory::Harness;
 use super::{CALLS_PER_ARRAY, Settings, time_calls};
 use grcuda::Device;
-use grcuda::kernels::{self, Complex32, FirTypes, Rotation};
+use grcuda::kernels::{self, FirTypes, Rotation};
 
 /// Outputs per call.
 const OUTPUTS_PER_CALL: usize = 1 << 22;
 
 /// Output samples per second of the direct form for `types`, `tap_count` taps and `decimation`.
 fn direct_rate(harness: &Harness, settings: &Settings, types: FirTypes, tap_count: usize, decimation: usize) -> f64 {
-    let sample_bytes = if types.complex_samples() { size_of::<Complex32>() } else { size_of::<f32>() };
-    let tap_bytes = if types.complex_taps() { size_of::<Complex32>() } else { size_of::<f32>() };
+    let (sample_bytes, tap_bytes) = (types.sample_bytes(), types.tap_bytes());
     let input_items = kernels::fir_input_items(OUTPUTS_PER_CALL, tap_count, decimation).unwrap();
     let input_call_bytes = OUTPUTS_PER_CALL * decimation * sample_bytes;
     let input = harness.allocate::<u8>((CALLS_PER_ARRAY - 1) * input_call_bytes + input_items * sample_bytes);

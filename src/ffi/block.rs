@@ -74,8 +74,8 @@ pub extern "C" fn grcuda_block_stream_handle(block: *const grcuda_block) -> u64 
 /// A buffer has one writer: a buffer on two output ports, on an input and an output port, or
 /// that another block attached as its output (and has not detached) is refused with
 /// GRCUDA_INVALID_ARGUMENT, and nothing changes. Call it while the block's thread is not
-/// running work(). The block and the buffers keep
-/// each other's streams alive; free them in any order.
+/// running work(). The block and the buffers keep each other's streams alive; free them in
+/// any order.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_block_attach_ports(

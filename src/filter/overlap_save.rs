@@ -239,7 +239,7 @@ impl OverlapSave {
                 return Ok(0);
             }
         }
-        let sample_bytes = if self.types.complex_samples() { size_of::<Complex32>() } else { size_of::<f32>() };
+        let sample_bytes = self.types.sample_bytes();
         let span_input = input.checked_add((span_start * sample_bytes) as u64).ok_or_else(overflow)?;
         let (step, fft_size, offset) = (self.step, self.fft_size, self.tap_count - 1);
         // What one segment's kept outputs read.

@@ -55,6 +55,16 @@ impl FirTypes {
         self == FirTypes::Ccc
     }
 
+    /// Bytes of one input or output sample.
+    pub fn sample_bytes(self) -> usize {
+        if self.complex_samples() { size_of::<Complex32>() } else { size_of::<f32>() }
+    }
+
+    /// Bytes of one tap.
+    pub fn tap_bytes(self) -> usize {
+        if self.complex_taps() { size_of::<Complex32>() } else { size_of::<f32>() }
+    }
+
     /// The name of the sample type's kernels ("complex64" or "float32").
     pub(crate) fn sample_name(self) -> &'static str {
         if self.complex_samples() { "complex64" } else { "float32" }
@@ -292,8 +302,7 @@ const TILE_OUTPUTS: usize = UNIT_OUTPUTS_PER_THREAD * TILE_THREADS as usize;
 /// decimation-th item) for the tile's outputs plus the phase's taps rounded up to whole
 /// blocks, with a 16-byte vector of padding after every UNIT_OUTPUTS_PER_THREAD items.
 fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Option<u32> {
-    let sample_bytes = if types.complex_samples() { 8 } else { 4 };
-    let tap_bytes = if types.complex_taps() { 8 } else { 4 };
+    let (sample_bytes, tap_bytes) = (types.sample_bytes(), types.tap_bytes());
     let phase_taps = tap_count.div_ceil(decimation).checked_next_multiple_of(UNIT_OUTPUTS_PER_THREAD)?;
     let taps = decimation.min(tap_count).checked_mul(phase_taps)?.checked_mul(tap_bytes)?;
     let items = TILE_OUTPUTS.checked_add(phase_taps)?;
@@ -324,8 +333,7 @@ fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots)
     if slots.interpolation != 1 || most_phase_taps > most_taps_per_phase {
         return None;
     }
-    let sample_bytes = if types.complex_samples() { 8 } else { 4 };
-    let tap_bytes = if types.complex_taps() { 8 } else { 4 };
+    let (sample_bytes, tap_bytes) = (types.sample_bytes(), types.tap_bytes());
     let taps =
         decimation.min(tap_count).checked_mul(most_phase_taps)?.checked_mul(tap_bytes)?.checked_next_multiple_of(16)?;
     let pitch = decimation | 1;

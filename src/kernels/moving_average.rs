@@ -123,20 +123,18 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
             argument(&scale),
             argument(&phase_argument),
         ];
+        // A staged block takes one segment per thread.
+        let mut launch_tiles = |threads: u32, bytes: u32| unsafe {
+            kernel.launch_tiles(
+                (phase + items).div_ceil(threads as usize * segment),
+                threads,
+                bytes,
+                &mut tiled_arguments,
+            )
+        };
         match method {
-            Method::Tiled(bytes) => unsafe {
-                let tile_positions = TILE_THREADS as usize * SEGMENT;
-                kernel.launch_tiles((phase + items).div_ceil(tile_positions), TILE_THREADS, bytes, &mut tiled_arguments)
-            },
-            Method::Chunked(bytes) => unsafe {
-                let tile_positions = CHUNK_THREADS as usize * CHUNK;
-                kernel.launch_tiles(
-                    (phase + items).div_ceil(tile_positions),
-                    CHUNK_THREADS,
-                    bytes,
-                    &mut tiled_arguments,
-                )
-            },
+            Method::Tiled(bytes) => launch_tiles(TILE_THREADS, bytes),
+            Method::Chunked(bytes) => launch_tiles(CHUNK_THREADS, bytes),
             Method::Direct => unsafe {
                 kernel.launch(
                     (phase + items).div_ceil(segment) * vlen,
