@@ -422,10 +422,14 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
 // rows_tile() in src/kernels/fir_filter.rs gives.
 __device__ inline unsigned rows_pitch(unsigned decimation) { return decimation | 1u; }
 
-template <typename In, typename Tap, typename Out>
+// R outputs per thread (R odd, so that a warp's threads, R rows apart, still read different
+// banks): consecutive outputs, whose inputs in a column slide by one row per tap, so that one
+// shared read of an item and one of a tap serve R multiply-adds.
+template <int R, typename In, typename Tap, typename Out>
 __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restrict__ all_taps,
                                 Out* __restrict__ output, count_type outputs, count_type tap_count,
                                 count_type decimation, Rotation rotation, Slots slots) {
+    static_assert(R % 2 == 1, "rows R apart must fall in different banks");
     extern __shared__ __align__(16) unsigned char shared_bytes[];
     const Slot<Tap> slot = slot_of(slots, 0, outputs, tap_count, decimation, all_taps);
     const count_type input_items = direct_form_input_items(slots, outputs, tap_count, decimation);
@@ -438,12 +442,13 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
     In* rows = reinterpret_cast<In*>(shared_bytes + (tap_slots * sizeof(Tap) + 15) / 16 * 16);
     // The first tile's __syncthreads publishes the taps.
     stage_phase_major_taps(taps, slot, phases, most_phase_taps, tap_count, decimation);
-    const unsigned tile = blockDim.x;
+    const unsigned tile = blockDim.x * R;
     const unsigned span = (tile - 1) * d + (unsigned)tap_count;
+    const unsigned local_first = threadIdx.x * R;
     for (count_type tile_first = (count_type)blockIdx.x * tile; tile_first < slot.outputs;
          tile_first += (count_type)gridDim.x * tile) {
         const count_type first_item = slot.input_start + tile_first * decimation;
-        for (unsigned i = threadIdx.x; i < span; i += tile) {
+        for (unsigned i = threadIdx.x; i < span; i += blockDim.x) {
             const unsigned row = i / d;
             const count_type item = first_item + i;
             const bool valid = item < input_items;
@@ -451,20 +456,41 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
         }
         wait_for_staged_items();
         __syncthreads();
-        Out sum = grcuda::zero<Out>();
+        Out sum[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            sum[r] = grcuda::zero<Out>();
+        }
         for (unsigned p = 0; p < phases; ++p) {
             const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
-            const In* column = rows + threadIdx.x * pitch + p;
+            const In* column = rows + local_first * pitch + p;
             const Tap* phase = taps + p * most_phase_taps;
-#pragma unroll 4
+            // window[r] is the item of output local_first + r for tap q: row local_first + r + q.
+            In window[R];
+#pragma unroll
+            for (int r = 0; r < R - 1; ++r) {
+                window[r] = column[r * pitch];
+            }
             for (unsigned q = 0; q < phase_taps; ++q) {
-                sum = grcuda::multiply_add(column[q * pitch], phase[q], sum);
+                window[R - 1] = column[(q + R - 1) * pitch];
+                const Tap tap = phase[q];
+#pragma unroll
+                for (int r = 0; r < R; ++r) {
+                    sum[r] = grcuda::multiply_add(window[r], tap, sum[r]);
+                }
+#pragma unroll
+                for (int r = 0; r < R - 1; ++r) {
+                    window[r] = window[r + 1];
+                }
             }
         }
-        const count_type r = tile_first + threadIdx.x;
-        if (r < slot.outputs) {
-            const count_type index = slot.output_index(r, slots);
-            output[index] = rotated(sum, rotation, index);
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const count_type output_r = tile_first + local_first + r;
+            if (output_r < slot.outputs) {
+                const count_type index = slot.output_index(output_r, slots);
+                output[index] = rotated(sum[r], rotation, index);
+            }
         }
         __syncthreads(); // every read of the rows is done before the next tile is staged
     }
@@ -546,11 +572,21 @@ FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)
 FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 6)
 FIR_FILTER_TILED_KERNEL(fff, float, float, float, 10)
 
-#define FIR_FILTER_ROWS_KERNEL(name, In, Tap, Out)                                             \
-    extern "C" __global__ void grcuda_fir_filter_rows_##name(                                    \
-        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count, \
-        count_type decimation, Rotation rotation, Slots slots) {                                  \
-        fir_filter_rows(input, taps, output, outputs, tap_count, decimation, rotation, slots);   \
+#define FIR_FILTER_ROWS_KERNEL(name, In, Tap, Out)                                               \
+    extern "C" __global__ void grcuda_fir_filter_rows_##name(                                      \
+        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,   \
+        count_type decimation, Rotation rotation, Slots slots) {                                    \
+        fir_filter_rows<1>(input, taps, output, outputs, tap_count, decimation, rotation, slots);  \
+    }                                                                                               \
+    extern "C" __global__ void grcuda_fir_filter_rows3_##name(                                     \
+        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,   \
+        count_type decimation, Rotation rotation, Slots slots) {                                    \
+        fir_filter_rows<3>(input, taps, output, outputs, tap_count, decimation, rotation, slots);  \
+    }                                                                                               \
+    extern "C" __global__ void grcuda_fir_filter_rows5_##name(                                     \
+        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,   \
+        count_type decimation, Rotation rotation, Slots slots) {                                    \
+        fir_filter_rows<5>(input, taps, output, outputs, tap_count, decimation, rotation, slots);  \
     }
 
 FIR_FILTER_ROWS_KERNEL(ccc, complex64, complex64, complex64)

@@ -109,6 +109,8 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_fir_filter_tiled_{types}"));
         expected.push(format!("grcuda_fir_filter_tiled_undecimated_{types}"));
         expected.push(format!("grcuda_fir_filter_rows_{types}"));
+        expected.push(format!("grcuda_fir_filter_rows3_{types}"));
+        expected.push(format!("grcuda_fir_filter_rows5_{types}"));
     }
     for name in [
         "grcuda_overlap_save_multiply",

@@ -16,9 +16,9 @@ use crate::error::{Error, Result};
 use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
-    self, FIR_FILTER_KERNELS, FIR_FILTER_ROWS_KERNELS, FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS,
-    OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS,
-    OVERLAP_SAVE_SEGMENTS_KERNELS,
+    self, FIR_FILTER_KERNELS, FIR_FILTER_ROWS_KERNELS, FIR_FILTER_ROWS3_KERNELS, FIR_FILTER_ROWS5_KERNELS,
+    FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS,
+    OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS, OVERLAP_SAVE_SEGMENTS_KERNELS,
 };
 use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
@@ -243,7 +243,13 @@ pub(crate) unsafe fn direct_form(
     // resampler with a large interpolation, or a short call) would mostly stage unused input.
     let slot_outputs = outputs.div_ceil(slots.interpolation as usize);
     let (kernels, tiles) = if let Some((threads, shared_bytes)) = rows_tile(types, tap_count, decimation, slots) {
-        (&FIR_FILTER_ROWS_KERNELS, Some(Tiles { threads, shared_bytes, outputs: threads as usize }))
+        let kernels = match experiment::rows_outputs_per_thread() {
+            3 => &FIR_FILTER_ROWS3_KERNELS,
+            5 => &FIR_FILTER_ROWS5_KERNELS,
+            _ => &FIR_FILTER_ROWS_KERNELS,
+        };
+        let outputs = threads as usize * experiment::rows_outputs_per_thread();
+        (kernels, Some(Tiles { threads, shared_bytes, outputs }))
     } else if let Some(shared_bytes) =
         tile_shared_bytes(types, tap_count, decimation).filter(|_| slot_outputs >= TILE_OUTPUTS / 2)
     {
@@ -277,6 +283,24 @@ pub(crate) unsafe fn direct_form(
             },
         }
     })
+}
+
+/// EXPERIMENT (branch fir-rows-windows, not for main): environment switches for measuring the
+/// rows kernel's outputs per thread (GRCUDA_EXPERIMENT_ROWS_OUTPUTS = 1, 3 or 5) and the rows
+/// kernel at every decimation from 2 whatever the taps (GRCUDA_EXPERIMENT_ROWS_EVERYWHERE=1)
+/// in one build. Merging means choosing from the measurements and removing this module.
+mod experiment {
+    pub(super) fn rows_outputs_per_thread() -> usize {
+        match std::env::var("GRCUDA_EXPERIMENT_ROWS_OUTPUTS").as_deref() {
+            Ok("3") => 3,
+            Ok("5") => 5,
+            _ => 1,
+        }
+    }
+
+    pub(super) fn rows_everywhere() -> bool {
+        std::env::var("GRCUDA_EXPERIMENT_ROWS_EVERYWHERE").as_deref() == Ok("1")
+    }
 }
 
 /// The launch of a direct-form kernel that stages tiles in shared memory: threads per block,
@@ -325,6 +349,7 @@ fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Op
 fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots) -> Option<(u32, u32)> {
     let most_phase_taps = tap_count.div_ceil(decimation);
     let most_taps_per_phase = match (types.complex_samples(), decimation) {
+        _ if experiment::rows_everywhere() && decimation >= 2 => usize::MAX,
         (true, 4..=7) => 16,
         (true, 8..) => 32,
         (false, 8..) => 16,
@@ -338,7 +363,7 @@ fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots)
         decimation.min(tap_count).checked_mul(most_phase_taps)?.checked_mul(tap_bytes)?.checked_next_multiple_of(16)?;
     let pitch = decimation | 1;
     [256u32, 128, 64, 32].into_iter().find_map(|threads| {
-        let rows = (threads as usize - 1).checked_add(most_phase_taps)?;
+        let rows = (threads as usize * experiment::rows_outputs_per_thread() - 1).checked_add(most_phase_taps)?;
         let bytes = rows.checked_mul(pitch)?.checked_mul(sample_bytes)?.checked_add(taps)?;
         (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some((threads, bytes as u32))
     })

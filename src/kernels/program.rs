@@ -144,6 +144,10 @@ pub(crate) static FIR_FILTER_TILED_UNDECIMATED_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_undecimated_", ["ccc", "ccf", "fff"]);
 pub(crate) static FIR_FILTER_ROWS_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows_", ["ccc", "ccf", "fff"]);
+pub(crate) static FIR_FILTER_ROWS3_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows3_", ["ccc", "ccf", "fff"]);
+pub(crate) static FIR_FILTER_ROWS5_KERNELS: Kernels<3> =
+    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows5_", ["ccc", "ccf", "fff"]);
 pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
@@ -288,6 +292,8 @@ mod tests {
             .chain(kernels(&FIR_FILTER_TILED_KERNELS))
             .chain(kernels(&FIR_FILTER_TILED_UNDECIMATED_KERNELS))
             .chain(kernels(&FIR_FILTER_ROWS_KERNELS))
+            .chain(kernels(&FIR_FILTER_ROWS3_KERNELS))
+            .chain(kernels(&FIR_FILTER_ROWS5_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_GATHER_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_MULTIPLY_KERNELS))
             .chain(kernels(&OVERLAP_SAVE_EXTRACT_KERNELS))

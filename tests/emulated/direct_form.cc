@@ -25,14 +25,15 @@ using Kernel = void (*)(
 
 struct Kernels {
     const char* name;
-    Kernel untiled, tiled, undecimated, rows;
+    Kernel untiled, tiled, undecimated, rows, rows3, rows5;
 };
 
 // How the kernel under test runs: the tiled kernels with TILE_THREADS threads, or the
-// rows kernel with `threads` threads (one output each).
+// rows kernel with `threads` threads of `outputs_per_thread` outputs each (1, 3 or 5).
 struct Tiling {
     bool rows;
     unsigned threads;
+    unsigned outputs_per_thread = 1;
 };
 
 // tile_shared_bytes() of src/kernels/fir_filter.rs.
@@ -49,13 +50,16 @@ std::size_t tile_shared_bytes(std::size_t tap_count, std::size_t decimation)
 
 // rows_tile() of src/kernels/fir_filter.rs, for `threads` threads.
 template <typename Sample, typename Tap>
-std::size_t
-rows_shared_bytes(std::size_t tap_count, std::size_t decimation, unsigned threads)
+std::size_t rows_shared_bytes(std::size_t tap_count,
+                              std::size_t decimation,
+                              unsigned threads,
+                              unsigned outputs_per_thread)
 {
     const std::size_t most_phase_taps = (tap_count + decimation - 1) / decimation;
     const std::size_t taps =
         (std::min(decimation, tap_count) * most_phase_taps * sizeof(Tap) + 15) / 16 * 16;
-    return taps + (threads - 1 + most_phase_taps) * (decimation | 1) * sizeof(Sample);
+    return taps + (threads * outputs_per_thread - 1 + most_phase_taps) *
+                      (decimation | 1) * sizeof(Sample);
 }
 
 // One call of `outputs` outputs: a FIR filter (interpolation 1, reversed taps) or a
@@ -99,7 +103,8 @@ bool check(const Kernels& kernels,
                                            : kernels.tiled;
     const unsigned threads = tiling.rows ? tiling.threads : TILE_THREADS;
     const std::size_t shared_bytes =
-        tiling.rows ? rows_shared_bytes<Sample, Tap>(tap_count, decimation, threads)
+        tiling.rows ? rows_shared_bytes<Sample, Tap>(
+                          tap_count, decimation, threads, tiling.outputs_per_thread)
                     : tile_shared_bytes<Sample, Tap>(tap_count, decimation);
     launch(blocks, threads, shared_bytes, [&] {
         tiled(input.data(),
@@ -135,13 +140,15 @@ bool check(const Kernels& kernels,
     }
     const bool passed = differing == 0 && worst < 1e-6;
     if (!passed) {
-        std::printf("FAILED %s (%s, %u threads): %zu taps per phase, interpolation %zu, "
+        std::printf("FAILED %s (%s, %u threads of %u outputs): %zu taps per phase, "
+                    "interpolation %zu, "
                     "decimation %zu, first phase %zu, %zu outputs, "
                     "%u blocks: %zu outputs differ from the untiled kernel's, worst "
                     "relative error %.2e\n",
                     kernels.name,
                     tiling.rows ? "rows" : "tiled",
                     threads,
+                    tiling.rows ? tiling.outputs_per_thread : 16,
                     tap_count,
                     interpolation,
                     decimation,
@@ -209,17 +216,23 @@ int main()
           (Kernel)grcuda_fir_filter_fff,
           (Kernel)grcuda_fir_filter_tiled_fff,
           (Kernel)grcuda_fir_filter_tiled_undecimated_fff,
-          (Kernel)grcuda_fir_filter_rows_fff },
+          (Kernel)grcuda_fir_filter_rows_fff,
+          (Kernel)grcuda_fir_filter_rows3_fff,
+          (Kernel)grcuda_fir_filter_rows5_fff },
         { "ccf",
           (Kernel)grcuda_fir_filter_ccf,
           (Kernel)grcuda_fir_filter_tiled_ccf,
           (Kernel)grcuda_fir_filter_tiled_undecimated_ccf,
-          (Kernel)grcuda_fir_filter_rows_ccf },
+          (Kernel)grcuda_fir_filter_rows_ccf,
+          (Kernel)grcuda_fir_filter_rows3_ccf,
+          (Kernel)grcuda_fir_filter_rows5_ccf },
         { "ccc",
           (Kernel)grcuda_fir_filter_ccc,
           (Kernel)grcuda_fir_filter_tiled_ccc,
           (Kernel)grcuda_fir_filter_tiled_undecimated_ccc,
-          (Kernel)grcuda_fir_filter_rows_ccc },
+          (Kernel)grcuda_fir_filter_rows_ccc,
+          (Kernel)grcuda_fir_filter_rows3_ccc,
+          (Kernel)grcuda_fir_filter_rows5_ccc },
     };
     const Rotation none{ 0.0, 0.0, 0 }, turning{ 0.3, 0.001, 1 };
     const Tiling tiled{ false, TILE_THREADS };
@@ -255,10 +268,13 @@ int main()
     // block.
     for (std::size_t tap_count : { 1, 5, 64, 161 }) {
         for (std::size_t decimation : { 2, 7, 16, 33 }) {
-            for (unsigned threads : { 32u, 256u }) {
+            for (const Tiling rows : { Tiling{ true, 32, 1 },
+                                       Tiling{ true, 256, 1 },
+                                       Tiling{ true, 32, 3 },
+                                       Tiling{ true, 64, 5 } }) {
                 for (std::size_t outputs : { 1, 45, 1001 }) {
                     failures += check_types(kernels,
-                                            Tiling{ true, threads },
+                                            rows,
                                             tap_count,
                                             1,
                                             decimation,
