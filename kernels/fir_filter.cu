@@ -107,6 +107,21 @@ __device__ inline count_type direct_form_input_items(const Slots& slots, count_t
 // outputs slide by one register per q, and each tap costs one load for all of them.
 #define OUTPUTS_PER_THREAD 8
 
+// One tap of a sliding window of R consecutive outputs: sum[r] += window[r] * tap, then the
+// window slides (output r's next input is output r + 1's current one; the caller loads the
+// last).
+template <int R, typename In, typename Tap, typename Out>
+__device__ inline void multiply_add_and_slide(In* window, Tap tap, Out* sum) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        sum[r] = grcuda::multiply_add(window[r], tap, sum[r]);
+    }
+#pragma unroll
+    for (int r = 0; r < R - 1; ++r) {
+        window[r] = window[r + 1];
+    }
+}
+
 // The sums of a thread's outputs first .. first + OUTPUTS_PER_THREAD - 1, with input item i
 // (counted from the thread's base) from load(i). The sum for each output runs over the taps
 // phase by phase (p = 0 .. decimation - 1, then q upwards): the same order for every output,
@@ -149,16 +164,7 @@ __device__ void direct_sums(const Load& load, const Slot<Tap>& slot, count_type 
             window[r] = load((first + r) * decimation + p);
         }
         for (count_type k = p; k < tap_count; k += decimation) {
-            const Tap tap = slot.tap(k);
-#pragma unroll
-            for (int r = 0; r < OUTPUTS_PER_THREAD; ++r) {
-                sum[r] = grcuda::multiply_add(window[r], tap, sum[r]);
-            }
-            // Slide: output r's next input is output r + 1's current one.
-#pragma unroll
-            for (int r = 0; r < OUTPUTS_PER_THREAD - 1; ++r) {
-                window[r] = window[r + 1];
-            }
+            multiply_add_and_slide<OUTPUTS_PER_THREAD>(window, slot.tap(k), sum);
             const count_type next = k + decimation;
             if (next < tap_count) {
                 window[OUTPUTS_PER_THREAD - 1] = load((first + OUTPUTS_PER_THREAD - 1) * decimation + next);
@@ -409,10 +415,10 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
 }
 
 // The direct form for decimating filters whose phases have few taps, for one slot (a FIR
-// filter, or a resampler without interpolation): a block of T threads computes a tile of T
-// consecutive outputs, one per thread. It stages the tile's whole input once, coalesced, as
+// filter, or a resampler without interpolation): a block of T threads computes a tile of T * R
+// consecutive outputs, R per thread. It stages the tile's whole input once, coalesced, as
 // rows of `decimation` items (row r starts at output r's first item), and each thread sums its
-// output from there in direct_sums' order (phase by phase, taps upwards): tap q * decimation
+// outputs from there in direct_sums' order (phase by phase, taps upwards): tap q * decimation
 // + p of output r is column p of row r + q. Rows are rows_pitch() items apart, an odd number,
 // so that a warp's threads, which read one column of consecutive rows, find their items in
 // different banks. The taps sit before the rows, phase-major, each phase padded to the most
@@ -473,15 +479,7 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
             }
             for (unsigned q = 0; q < phase_taps; ++q) {
                 window[R - 1] = column[(q + R - 1) * pitch];
-                const Tap tap = phase[q];
-#pragma unroll
-                for (int r = 0; r < R; ++r) {
-                    sum[r] = grcuda::multiply_add(window[r], tap, sum[r]);
-                }
-#pragma unroll
-                for (int r = 0; r < R - 1; ++r) {
-                    window[r] = window[r + 1];
-                }
+                multiply_add_and_slide<R>(window, phase[q], sum);
             }
         }
 #pragma unroll
@@ -572,22 +570,18 @@ FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)
 FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 6)
 FIR_FILTER_TILED_KERNEL(fff, float, float, float, 10)
 
-#define FIR_FILTER_ROWS_KERNEL(name, In, Tap, Out)                                               \
-    extern "C" __global__ void grcuda_fir_filter_rows_##name(                                      \
-        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,   \
-        count_type decimation, Rotation rotation, Slots slots) {                                    \
-        fir_filter_rows<1>(input, taps, output, outputs, tap_count, decimation, rotation, slots);  \
-    }                                                                                               \
-    extern "C" __global__ void grcuda_fir_filter_rows3_##name(                                     \
-        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,   \
-        count_type decimation, Rotation rotation, Slots slots) {                                    \
-        fir_filter_rows<3>(input, taps, output, outputs, tap_count, decimation, rotation, slots);  \
-    }                                                                                               \
-    extern "C" __global__ void grcuda_fir_filter_rows5_##name(                                     \
-        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,   \
-        count_type decimation, Rotation rotation, Slots slots) {                                    \
-        fir_filter_rows<5>(input, taps, output, outputs, tap_count, decimation, rotation, slots);  \
+// One entry point per outputs per thread R, as rows_tile() chooses them: rows_ (R = 1),
+// rows3_ and rows5_.
+#define FIR_FILTER_ROWS_ENTRY(prefix, R, name, In, Tap, Out)                                        \
+    extern "C" __global__ void prefix##name(const In* input, const Tap* taps, Out* output,          \
+                                            count_type outputs, count_type tap_count,               \
+                                            count_type decimation, Rotation rotation, Slots slots) { \
+        fir_filter_rows<R>(input, taps, output, outputs, tap_count, decimation, rotation, slots);   \
     }
+#define FIR_FILTER_ROWS_KERNEL(name, In, Tap, Out)                                                  \
+    FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows_, 1, name, In, Tap, Out)                           \
+    FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows3_, 3, name, In, Tap, Out)                          \
+    FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows5_, 5, name, In, Tap, Out)
 
 FIR_FILTER_ROWS_KERNEL(ccc, complex64, complex64, complex64)
 FIR_FILTER_ROWS_KERNEL(ccf, complex64, float, complex64)

@@ -194,7 +194,12 @@ fn check_method(method: FirMethod, tap_counts: &[usize], decimations: &[usize]) 
 fn direct_form_matches_the_reference() {
     // On the GPU a tile sums phase by phase, each phase's taps in blocks of 16: decimations
     // beyond the tap count, phases of one tap, of whole blocks and of a partial last block.
-    check_method(FirMethod::Direct, &[1, 2, 7, 16, 33, 48, 101, 300], &[1, 2, 3, 5, 7, 8, 16, 33]);
+    // The rows kernel sums 3 or 5 outputs per thread at decimations 4 to 32 (rows_tile), one
+    // from 17 (complex) or 33 (float).
+    check_method(FirMethod::Direct, &[1, 2, 7, 16, 33, 48, 101, 300], &[1, 2, 3, 4, 5, 7, 8, 16, 20, 33]);
+    // Phases of 300 taps at decimation 16: float samples take 3 outputs per thread there,
+    // since 5 do not fit one block's shared memory.
+    check_method(FirMethod::Direct, &[4800], &[16]);
     // Taps whose phase does not fit a tile in shared memory: the kernel that reads device
     // memory.
     check_method(FirMethod::Direct, &[7000], &[1, 2]);

@@ -42,15 +42,18 @@ fn direct_rate(harness: &Harness, settings: &Settings, types: FirTypes, tap_coun
 
 /// (taps, decimation) of the table's rows: filters without decimation, and decimating ones
 /// whose phases have few taps (a channel filter after a frequency translation).
-const DIRECT_FORM_SHAPES: [(usize, usize); 12] = [
+const DIRECT_FORM_SHAPES: [(usize, usize); 15] = [
     (31, 1),
     (63, 1),
     (127, 1),
     (32, 2),
     (63, 4),
     (16, 4),
+    (256, 4),
+    (1024, 4),
     (64, 8),
     (256, 8),
+    (1024, 8),
     (64, 16),
     (1024, 16),
     (64, 32),

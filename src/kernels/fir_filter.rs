@@ -242,14 +242,14 @@ pub(crate) unsafe fn direct_form(
     // stages the input of TILE_OUTPUTS outputs of one slot, and slots of fewer outputs (a
     // resampler with a large interpolation, or a short call) would mostly stage unused input.
     let slot_outputs = outputs.div_ceil(slots.interpolation as usize);
-    let (kernels, tiles) = if let Some((threads, shared_bytes)) = rows_tile(types, tap_count, decimation, slots) {
-        let kernels = match experiment::rows_outputs_per_thread() {
-            3 => &FIR_FILTER_ROWS3_KERNELS,
+    let (kernels, tiles) = if let Some(rows) = rows_tile(types, tap_count, decimation, slots) {
+        let kernels = match rows.outputs_per_thread {
             5 => &FIR_FILTER_ROWS5_KERNELS,
+            3 => &FIR_FILTER_ROWS3_KERNELS,
             _ => &FIR_FILTER_ROWS_KERNELS,
         };
-        let outputs = threads as usize * experiment::rows_outputs_per_thread();
-        (kernels, Some(Tiles { threads, shared_bytes, outputs }))
+        let outputs = rows.threads as usize * rows.outputs_per_thread;
+        (kernels, Some(Tiles { threads: rows.threads, shared_bytes: rows.shared_bytes, outputs }))
     } else if let Some(shared_bytes) =
         tile_shared_bytes(types, tap_count, decimation).filter(|_| slot_outputs >= TILE_OUTPUTS / 2)
     {
@@ -285,24 +285,6 @@ pub(crate) unsafe fn direct_form(
     })
 }
 
-/// EXPERIMENT (branch fir-rows-windows, not for main): environment switches for measuring the
-/// rows kernel's outputs per thread (GRCUDA_EXPERIMENT_ROWS_OUTPUTS = 1, 3 or 5) and the rows
-/// kernel at every decimation from 2 whatever the taps (GRCUDA_EXPERIMENT_ROWS_EVERYWHERE=1)
-/// in one build. Merging means choosing from the measurements and removing this module.
-mod experiment {
-    pub(super) fn rows_outputs_per_thread() -> usize {
-        match std::env::var("GRCUDA_EXPERIMENT_ROWS_OUTPUTS").as_deref() {
-            Ok("3") => 3,
-            Ok("5") => 5,
-            _ => 1,
-        }
-    }
-
-    pub(super) fn rows_everywhere() -> bool {
-        std::env::var("GRCUDA_EXPERIMENT_ROWS_EVERYWHERE").as_deref() == Ok("1")
-    }
-}
-
 /// The launch of a direct-form kernel that stages tiles in shared memory: threads per block,
 /// dynamic shared memory, and the outputs of one tile.
 #[derive(Clone, Copy)]
@@ -335,38 +317,67 @@ fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Op
     (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }
 
-/// The threads per block (one output each) and dynamic shared memory of the rows kernel
-/// (`grcuda_fir_filter_rows_*`), or None where it does not run. It runs one slot (a FIR
-/// filter, or a resampler without interpolation) where it is the faster direct form: for
-/// complex samples from decimation 4 with at most 16 taps per phase and from 8 with at most
-/// 32, for float samples from decimation 8 with at most 16 (measured on an H100,
-/// docs/PERFORMANCE.md, "GPU filters": the phase-by-phase tiles keep 16 outputs per thread
-/// in registers, so they make fewer shared-memory reads per multiply-add and win below
-/// those decimations and above those taps). Shared memory holds every phase's taps (each phase as many as phase 0, rounded up
-/// to 16 bytes in all), then the tile's rows of `decimation` items, an odd number of items
-/// apart, through the last output's last tap: the largest tile of 256 to 32 outputs that
-/// fits.
-fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots) -> Option<(u32, u32)> {
-    let most_phase_taps = tap_count.div_ceil(decimation);
-    let most_taps_per_phase = match (types.complex_samples(), decimation) {
-        _ if experiment::rows_everywhere() && decimation >= 2 => usize::MAX,
-        (true, 4..=7) => 16,
-        (true, 8..) => 32,
-        (false, 8..) => 16,
-        _ => 0,
-    };
-    if slots.interpolation != 1 || most_phase_taps > most_taps_per_phase {
+/// The launch of the rows kernel (`grcuda_fir_filter_rows{,3,5}_*`): the consecutive outputs
+/// each thread sums, threads per block, and dynamic shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RowsTile {
+    outputs_per_thread: usize,
+    threads: u32,
+    shared_bytes: u32,
+}
+
+/// The rows kernel's tile, or None where the phase-by-phase tiles are faster. Measured on an
+/// H100 (docs/PERFORMANCE.md, "Decimating filters: the rows kernel"), for one slot only (a FIR
+/// filter, or a resampler without interpolation):
+/// - from decimation 4; at 2 the tiles, which keep 16 outputs per thread in registers, match
+///   or beat every rows variant;
+/// - outputs per thread R: one shared read of an item and of a tap serves R multiply-adds, so
+///   R = 3 (complex samples) and 5 (float) win up to decimation 16, float R = 3 up to 32;
+///   above those the tile's rows no longer fit enough threads, and R = 1 wins;
+/// - R = 1 only for phases of at most 16 taps (complex samples at decimations 4 to 7, float
+///   from 8) or 32 (complex from 8): longer phases are the tiles' register windows' ground.
+///
+/// Shared memory holds every phase's taps (each phase as many as phase 0, rounded up to 16
+/// bytes in all), then the tile's rows of `decimation` items, an odd number of items apart,
+/// through the last output's last tap. The tile is the largest of 256 to 32 threads that fits
+/// at the chosen R, else at the next smaller R.
+fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots) -> Option<RowsTile> {
+    if slots.interpolation != 1 || decimation < 4 {
         return None;
     }
+    let complex = types.complex_samples();
+    let most_outputs_per_thread = match (complex, decimation) {
+        (true, ..=16) => 3,
+        (false, ..=16) => 5,
+        (false, ..=32) => 3,
+        _ => 1,
+    };
+    let most_phase_taps = tap_count.div_ceil(decimation);
+    let one_output_taps_per_phase = match (complex, decimation) {
+        (true, ..=7) => 16,
+        (true, _) => 32,
+        (false, ..=7) => 0,
+        (false, _) => 16,
+    };
     let (sample_bytes, tap_bytes) = (types.sample_bytes(), types.tap_bytes());
     let taps =
         decimation.min(tap_count).checked_mul(most_phase_taps)?.checked_mul(tap_bytes)?.checked_next_multiple_of(16)?;
     let pitch = decimation | 1;
-    [256u32, 128, 64, 32].into_iter().find_map(|threads| {
-        let rows = (threads as usize * experiment::rows_outputs_per_thread() - 1).checked_add(most_phase_taps)?;
-        let bytes = rows.checked_mul(pitch)?.checked_mul(sample_bytes)?.checked_add(taps)?;
-        (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some((threads, bytes as u32))
-    })
+    [5, 3, 1]
+        .into_iter()
+        .filter(|&outputs_per_thread| outputs_per_thread <= most_outputs_per_thread)
+        .filter(|&outputs_per_thread| outputs_per_thread > 1 || most_phase_taps <= one_output_taps_per_phase)
+        .find_map(|outputs_per_thread| {
+            [256u32, 128, 64, 32].into_iter().find_map(|threads| {
+                let rows = (threads as usize * outputs_per_thread - 1).checked_add(most_phase_taps)?;
+                let bytes = rows.checked_mul(pitch)?.checked_mul(sample_bytes)?.checked_add(taps)?;
+                (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(RowsTile {
+                    outputs_per_thread,
+                    threads,
+                    shared_bytes: bytes as u32,
+                })
+            })
+        })
 }
 
 /// Overlap-save, step 1: `segments[s * fft_size + t] = input[s * step + t]` as complex64 for
@@ -689,29 +700,43 @@ mod tests {
 
     #[test]
     fn rows_hold_the_taps_and_the_tiles_input_at_an_odd_pitch() {
-        // 64 taps at decimation 16: 16 phases of 4 taps, then 256 - 1 + 4 rows of 17 items.
-        assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::FIR_FILTER), Some((256, 16 * 4 * 8 + 259 * 17 * 8)));
+        let tile =
+            |outputs_per_thread, threads, shared_bytes| Some(RowsTile { outputs_per_thread, threads, shared_bytes });
+        // 64 complex taps at decimation 16: 16 phases of 4 taps, then for 3 outputs per
+        // thread 3 * 64 - 1 + 4 rows of 17 items (128 threads would need 52 632 bytes).
+        assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::FIR_FILTER), tile(3, 64, 16 * 4 * 8 + 195 * 17 * 8));
         // Float taps for complex samples: the taps rounded up to 16 bytes. 5 taps at
-        // decimation 8: 5 phases of 1 tap (20 bytes, 32 with the rounding), 256 rows of 9.
-        assert_eq!(rows_tile(FirTypes::Ccf, 5, 8, Slots::FIR_FILTER), Some((256, 32 + 256 * 9 * 8)));
-        // Decimation 64, 256 taps: 256 outputs would need 259 rows of 65 complex items; 64 fit.
-        assert_eq!(rows_tile(FirTypes::Ccc, 256, 64, Slots::FIR_FILTER), Some((64, 64 * 4 * 8 + 67 * 65 * 8)));
-        // Decimations where the tiles are faster, phases of too many taps, several slots, and
-        // rows that do not fit 32 outputs.
-        assert_eq!(rows_tile(FirTypes::Fff, 64, 4, Slots::FIR_FILTER), None);
+        // decimation 8: 5 phases of 1 tap (20 bytes, 32 with the rounding), 384 rows of 9.
+        assert_eq!(rows_tile(FirTypes::Ccf, 5, 8, Slots::FIR_FILTER), tile(3, 128, 32 + 384 * 9 * 8));
+        // Float samples at decimation 4 take 5 outputs per thread, whatever the taps per phase.
+        assert_eq!(rows_tile(FirTypes::Fff, 64, 4, Slots::FIR_FILTER), tile(5, 256, 4 * 16 * 4 + 1295 * 5 * 4));
+        assert_eq!(rows_tile(FirTypes::Fff, 512, 16, Slots::FIR_FILTER), tile(5, 128, 16 * 32 * 4 + 671 * 17 * 4));
+        // Float from decimation 17 to 32: 3 outputs per thread.
+        assert_eq!(rows_tile(FirTypes::Fff, 40, 20, Slots::FIR_FILTER), tile(3, 128, 20 * 2 * 4 + 385 * 21 * 4));
+        // Where 5 outputs per thread do not fit 32 threads, 3 do: 300 taps a phase.
+        assert_eq!(rows_tile(FirTypes::Fff, 4800, 16, Slots::FIR_FILTER), tile(3, 32, 16 * 300 * 4 + 395 * 17 * 4));
+        // Complex samples above decimation 16: one output per thread. Decimation 64, 256
+        // taps: 256 outputs would need 259 rows of 65 complex items; 64 fit.
+        assert_eq!(rows_tile(FirTypes::Ccc, 256, 64, Slots::FIR_FILTER), tile(1, 64, 64 * 4 * 8 + 67 * 65 * 8));
+        // Long phases at 3 outputs per thread: 1024 taps at decimation 16.
+        assert_eq!(rows_tile(FirTypes::Ccc, 1024, 16, Slots::FIR_FILTER), tile(3, 64, 16 * 64 * 8 + 255 * 17 * 8));
+        // Decimations where the tiles are faster, phases too long for one output per thread,
+        // several slots, and rows that do not fit 32 outputs.
         assert_eq!(rows_tile(FirTypes::Ccc, 64, 2, Slots::FIR_FILTER), None);
-        assert_eq!(rows_tile(FirTypes::Ccc, 68, 4, Slots::FIR_FILTER), None);
-        assert_eq!(rows_tile(FirTypes::Ccc, 1024, 16, Slots::FIR_FILTER), None);
-        assert_eq!(rows_tile(FirTypes::Fff, 512, 16, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Fff, 64, 3, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 33 * 17, 17, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Fff, 17 * 33, 33, Slots::FIR_FILTER), None);
         assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::rational_resampler(3, 0)), None);
         assert_eq!(rows_tile(FirTypes::Ccc, 4000, 200, Slots::FIR_FILTER), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 12_800, 8, Slots::FIR_FILTER), None);
         // Every tile fits one block's shared memory.
         for types in [FirTypes::Ccc, FirTypes::Ccf, FirTypes::Fff] {
             for decimation in 1..400 {
                 for tap_count in [1, 2, 15, 16, 17, 31, 32, 33, 64, 100, 512, 1024, 4096, 12_800] {
-                    if let Some((threads, bytes)) = rows_tile(types, tap_count, decimation, Slots::FIR_FILTER) {
-                        assert!([32, 64, 128, 256].contains(&threads));
-                        assert!(bytes as usize <= launch::SHARED_BYTES_PER_BLOCK);
+                    if let Some(tile) = rows_tile(types, tap_count, decimation, Slots::FIR_FILTER) {
+                        assert!([1, 3, 5].contains(&tile.outputs_per_thread));
+                        assert!([32, 64, 128, 256].contains(&tile.threads));
+                        assert!(tile.shared_bytes as usize <= launch::SHARED_BYTES_PER_BLOCK);
                     }
                 }
             }
