@@ -22,11 +22,12 @@
 //!    copy kernel.
 //! 8. logpwrfft's spectrum kernels alone against cuFFT's transforms of the same frames.
 //! 9. The direct-form FIR kernels alone.
-//! 10. The channelizer's kernels alone: one kernel against the filter bank and cuFFT.
+//! 10. The rational resampler's kernels alone, with the taps GNU Radio designs.
+//! 11. The channelizer's kernels alone: one kernel against the filter bank and cuFFT.
 //!
 //! Run: cargo run --release --example benchmark [-- --quick] [--only TABLE ...], TABLE one of
 //! transfers, protocol, multiply, graphs, concurrent_calls, buffer_lifetime, elementwise, spectra, fir,
-//! channelizer.
+//! resampler, channelizer.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
@@ -44,7 +45,7 @@ mod transfers;
 use buffer_lifetime::buffer_lifetime_table;
 use channelizer::channelizer_table;
 use elementwise::elementwise_table;
-use fir::fir_table;
+use fir::{fir_table, resampler_table};
 use grcuda::{Device, Stream};
 use launches::{concurrent_calls_table, graph_table};
 use multiply::{MULTIPLY_RING_CALLS, multiply_table};
@@ -124,7 +125,7 @@ fn main() {
     let only: Vec<String> =
         arguments.windows(2).filter(|pair| pair[0] == "--only").map(|pair| pair[1].clone()).collect();
     type Table = fn(&Device, &Settings);
-    let tables: [(&str, Table, bool); 10] = [
+    let tables: [(&str, Table, bool); 11] = [
         ("transfers", transfer_table, true),
         ("protocol", protocol_cost_table, true),
         ("multiply", multiply_table, true),
@@ -134,6 +135,7 @@ fn main() {
         ("elementwise", elementwise_table, true),
         ("spectra", spectra_table, false),
         ("fir", fir_table, false),
+        ("resampler", resampler_table, false),
         ("channelizer", channelizer_table, false),
     ];
     if let Some(wrong) = only.iter().find(|name| !tables.iter().any(|(table, ..)| table == name)) {
