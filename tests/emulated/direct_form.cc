@@ -98,7 +98,10 @@ bool check(const Kernels& kernels,
                         rotation,
                         slots);
     });
-    const Kernel tiled = tiling.rows       ? kernels.rows
+    const Kernel rows = tiling.outputs_per_thread == 5   ? kernels.rows5
+                        : tiling.outputs_per_thread == 3 ? kernels.rows3
+                                                         : kernels.rows;
+    const Kernel tiled = tiling.rows       ? rows
                          : decimation == 1 ? kernels.undecimated
                                            : kernels.tiled;
     const unsigned threads = tiling.rows ? tiling.threads : TILE_THREADS;
