@@ -414,18 +414,23 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
     }
 }
 
-// The direct form for decimating filters whose phases have few taps, for one slot (a FIR
-// filter, or a resampler without interpolation): a block of T threads computes a tile of T * R
-// consecutive outputs, R per thread. It stages the tile's whole input once, coalesced, as
-// rows of `decimation` items (row r starts at output r's first item), and each thread sums its
-// outputs from there in direct_sums' order (phase by phase, taps upwards): tap q * decimation
-// + p of output r is column p of row r + q. Rows are rows_pitch() items apart, an odd number,
-// so that a warp's threads, which read one column of consecutive rows, find their items in
-// different banks. The taps sit before the rows, phase-major, each phase padded to the most
-// taps a phase has. The tiles above stage every decimation-th item, one phase at a time: a
-// 32-byte sector read per item, which at decimations of 8 and more bounds a filter of few
-// taps per phase. The host launches this kernel with the threads and shared memory that
-// rows_tile() in src/kernels/fir_filter.rs gives.
+// The direct form for decimating filters whose phases have few taps: a block of T threads
+// computes, for every slot, a tile of T * R consecutive outputs of the slot, R per thread. It
+// stages the tile's whole input once, coalesced, as rows of `decimation` items (row r starts at
+// output r's first item of slot 0), and each thread sums its outputs from there in
+// direct_sums' order (phase by phase, taps upwards): tap q * decimation + p of output r of a
+// slot whose input starts `offset` items after slot 0's is item offset + p of row r + q, that
+// is column (offset + p) mod decimation of row r + q + (offset + p) / decimation. A FIR
+// filter has one slot (offset 0); a rational resampler with interpolation I has I, whose
+// inputs start less than a row apart (offset <= decimation), so they share the rows, and a
+// tile costs one staging for I * T * R outputs. Rows are rows_pitch() items apart, an odd
+// number, so that a warp's threads, which read one column of consecutive rows, find their
+// items in different banks. The taps sit before the rows, slot by slot, each slot's
+// phase-major, each phase padded to the most taps a phase has. The tiles above stage every
+// decimation-th item, one phase at a time: a 32-byte sector read per item, which at
+// decimations of 4 and more bounds a filter of few taps per phase. The host launches this
+// kernel with the threads and shared memory that rows_tile() in src/kernels/fir_filter.rs
+// gives.
 __device__ inline unsigned rows_pitch(unsigned decimation) { return decimation | 1u; }
 
 // R outputs per thread (R odd, so that a warp's threads, R rows apart, still read different
@@ -437,23 +442,30 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
                                 count_type decimation, Rotation rotation, Slots slots) {
     static_assert(R % 2 == 1, "rows R apart must fall in different banks");
     extern __shared__ __align__(16) unsigned char shared_bytes[];
-    const Slot<Tap> slot = slot_of(slots, 0, outputs, tap_count, decimation, all_taps);
     const count_type input_items = direct_form_input_items(slots, outputs, tap_count, decimation);
     const unsigned d = (unsigned)decimation;
+    const unsigned slot_count = (unsigned)slots.interpolation;
     const unsigned phases = (unsigned)(decimation < tap_count ? decimation : tap_count);
     const unsigned most_phase_taps = (unsigned)((tap_count + decimation - 1) / decimation);
     const unsigned pitch = rows_pitch(d);
-    const unsigned tap_slots = phases * most_phase_taps;
+    const unsigned slot_taps = phases * most_phase_taps;
     Tap* taps = reinterpret_cast<Tap*>(shared_bytes);
-    In* rows = reinterpret_cast<In*>(shared_bytes + (tap_slots * sizeof(Tap) + 15) / 16 * 16);
-    // The first tile's __syncthreads publishes the taps.
-    stage_phase_major_taps(taps, slot, phases, most_phase_taps, tap_count, decimation);
+    In* rows = reinterpret_cast<In*>(shared_bytes + (slot_count * slot_taps * sizeof(Tap) + 15) / 16 * 16);
+    // Slot 0 starts the rows and has the most outputs; the last slot's input starts furthest
+    // into them. The first tile's __syncthreads publishes the taps.
+    const Slot<Tap> first_slot = slot_of(slots, 0, outputs, tap_count, decimation, all_taps);
+    const Slot<Tap> last_slot = slot_of(slots, slot_count - 1, outputs, tap_count, decimation, all_taps);
+    for (unsigned s = 0; s < slot_count; ++s) {
+        stage_phase_major_taps(taps + s * slot_taps, slot_of(slots, s, outputs, tap_count, decimation, all_taps),
+                               phases, most_phase_taps, tap_count, decimation);
+    }
     const unsigned tile = blockDim.x * R;
-    const unsigned span = (tile - 1) * d + (unsigned)tap_count;
+    const unsigned span =
+        (tile - 1) * d + (unsigned)(last_slot.input_start - first_slot.input_start) + (unsigned)tap_count;
     const unsigned local_first = threadIdx.x * R;
-    for (count_type tile_first = (count_type)blockIdx.x * tile; tile_first < slot.outputs;
+    for (count_type tile_first = (count_type)blockIdx.x * tile; tile_first < first_slot.outputs;
          tile_first += (count_type)gridDim.x * tile) {
-        const count_type first_item = slot.input_start + tile_first * decimation;
+        const count_type first_item = first_slot.input_start + tile_first * decimation;
         for (unsigned i = threadIdx.x; i < span; i += blockDim.x) {
             const unsigned row = i / d;
             const count_type item = first_item + i;
@@ -462,32 +474,38 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
         }
         wait_for_staged_items();
         __syncthreads();
-        Out sum[R];
+        for (unsigned s = 0; s < slot_count; ++s) {
+            const Slot<Tap> slot =
+                slot_count == 1 ? first_slot : slot_of(slots, s, outputs, tap_count, decimation, all_taps);
+            const unsigned offset = (unsigned)(slot.input_start - first_slot.input_start);
+            Out sum[R];
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-            sum[r] = grcuda::zero<Out>();
-        }
-        for (unsigned p = 0; p < phases; ++p) {
-            const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
-            const In* column = rows + local_first * pitch + p;
-            const Tap* phase = taps + p * most_phase_taps;
-            // window[r] is the item of output local_first + r for tap q: row local_first + r + q.
-            In window[R];
-#pragma unroll
-            for (int r = 0; r < R - 1; ++r) {
-                window[r] = column[r * pitch];
+            for (int r = 0; r < R; ++r) {
+                sum[r] = grcuda::zero<Out>();
             }
-            for (unsigned q = 0; q < phase_taps; ++q) {
-                window[R - 1] = column[(q + R - 1) * pitch];
-                multiply_add_and_slide<R>(window, phase[q], sum);
-            }
-        }
+            for (unsigned p = 0; p < phases; ++p) {
+                const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
+                const unsigned first_row = local_first + (offset + p) / d;
+                const In* column = rows + first_row * pitch + (offset + p) % d;
+                const Tap* phase = taps + s * slot_taps + p * most_phase_taps;
+                // window[r] is the item of output local_first + r for tap q: row first_row + r + q.
+                In window[R];
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-            const count_type output_r = tile_first + local_first + r;
-            if (output_r < slot.outputs) {
-                const count_type index = slot.output_index(output_r, slots);
-                output[index] = rotated(sum[r], rotation, index);
+                for (int r = 0; r < R - 1; ++r) {
+                    window[r] = column[r * pitch];
+                }
+                for (unsigned q = 0; q < phase_taps; ++q) {
+                    window[R - 1] = column[(q + R - 1) * pitch];
+                    multiply_add_and_slide<R>(window, phase[q], sum);
+                }
+            }
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                const count_type output_r = tile_first + local_first + r;
+                if (output_r < slot.outputs) {
+                    const count_type index = slot.output_index(output_r, slots);
+                    output[index] = rotated(sum[r], rotation, index);
+                }
             }
         }
         __syncthreads(); // every read of the rows is done before the next tile is staged

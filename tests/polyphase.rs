@@ -127,13 +127,19 @@ fn check_resampler<S: Value + PartialEq + std::fmt::Debug, T: Value + PolyphaseT
     let mut rng = StdRng::seed_from_u64(11);
     for (interpolation, decimation, taps_per_phase) in
         // The tiled kernel with taps in shared memory, one group per tile (I >= 128), taps in
-        // device memory (too many for shared memory as complex), and the kernel without tiles
-        // (a tile's input too long).
+        // device memory (too many for shared memory as complex), the kernel without tiles
+        // (a tile's input too long), and the rows kernel for several slots (decimation 4 and
+        // more, up to 8 slots; at 5/4 the last slot's input starts a whole row after the first's
+        // where the first phase is 4).
         [
             (1, 1, 1),
             (1, 1, 17),
             (3, 2, 7),
             (2, 5, 9),
+            (3, 8, 30),
+            (4, 5, 41),
+            (5, 4, 7),
+            (8, 9, 5),
             (7, 1, 3),
             (1, 6, 5),
             (160, 3, 4),

@@ -238,23 +238,26 @@ pub(crate) unsafe fn direct_form(
         cpu::fir_filter::direct_form(types, input, taps, output, outputs, tap_count, decimation, rotation, slots)
     };
     // The kernels sum in the same order: which one runs does not change the output. The rows
-    // kernel takes decimating filters of few taps per phase (rows_tile); a phase-by-phase tile
-    // stages the input of TILE_OUTPUTS outputs of one slot, and slots of fewer outputs (a
-    // resampler with a large interpolation, or a short call) would mostly stage unused input.
-    let slot_outputs = outputs.div_ceil(slots.interpolation as usize);
+    // kernel takes decimating filters of few taps per phase (rows_tile), a block computing a
+    // tile of every slot; a phase-by-phase tile stages the input of TILE_OUTPUTS outputs of one
+    // slot, and slots of fewer outputs (a resampler with a large interpolation, or a short
+    // call) would mostly stage unused input.
+    let slot_count = slots.interpolation as usize;
+    let slot_outputs = outputs.div_ceil(slot_count);
     let (kernels, tiles) = if let Some(rows) = rows_tile(types, tap_count, decimation, slots) {
         let kernels = match rows.outputs_per_thread {
             5 => &FIR_FILTER_ROWS5_KERNELS,
             3 => &FIR_FILTER_ROWS3_KERNELS,
             _ => &FIR_FILTER_ROWS_KERNELS,
         };
-        let outputs = rows.threads as usize * rows.outputs_per_thread;
-        (kernels, Some(Tiles { threads: rows.threads, shared_bytes: rows.shared_bytes, outputs }))
+        let units = slot_outputs.div_ceil(rows.threads as usize * rows.outputs_per_thread);
+        (kernels, Some(Tiles { threads: rows.threads, shared_bytes: rows.shared_bytes, units }))
     } else if let Some(shared_bytes) =
         tile_shared_bytes(types, tap_count, decimation).filter(|_| slot_outputs >= TILE_OUTPUTS / 2)
     {
         let kernels = if decimation == 1 { &FIR_FILTER_TILED_UNDECIMATED_KERNELS } else { &FIR_FILTER_TILED_KERNELS };
-        (kernels, Some(Tiles { threads: TILE_THREADS, shared_bytes, outputs: TILE_OUTPUTS }))
+        let units = slot_outputs.div_ceil(TILE_OUTPUTS).saturating_mul(slot_count);
+        (kernels, Some(Tiles { threads: TILE_THREADS, shared_bytes, units }))
     } else {
         (&FIR_FILTER_KERNELS, None)
     };
@@ -271,14 +274,13 @@ pub(crate) unsafe fn direct_form(
             argument(&rotation),
             argument(&slots),
         ];
-        // Work units: tiles or groups of outputs of one slot each.
         match tiles {
             Some(tiles) => unsafe {
-                let units = slot_outputs.div_ceil(tiles.outputs).saturating_mul(slots.interpolation as usize);
-                kernel.launch_tiles(units, tiles.threads, tiles.shared_bytes, &mut arguments)
+                kernel.launch_tiles(tiles.units, tiles.threads, tiles.shared_bytes, &mut arguments)
             },
             None => unsafe {
-                let units = slot_outputs.div_ceil(OUTPUTS_PER_THREAD).saturating_mul(slots.interpolation as usize);
+                // Work units: groups of OUTPUTS_PER_THREAD outputs of one slot each.
+                let units = slot_outputs.div_ceil(OUTPUTS_PER_THREAD).saturating_mul(slot_count);
                 kernel.launch(units, &mut arguments)
             },
         }
@@ -286,12 +288,12 @@ pub(crate) unsafe fn direct_form(
 }
 
 /// The launch of a direct-form kernel that stages tiles in shared memory: threads per block,
-/// dynamic shared memory, and the outputs of one tile.
+/// dynamic shared memory, and the work units (tiles) the blocks take in turn.
 #[derive(Clone, Copy)]
 struct Tiles {
     threads: u32,
     shared_bytes: u32,
-    outputs: usize,
+    units: usize,
 }
 
 /// `OUTPUTS_PER_THREAD`, `UNIT_OUTPUTS_PER_THREAD` and `TILE_THREADS` in
@@ -327,8 +329,9 @@ struct RowsTile {
 }
 
 /// The rows kernel's tile, or None where the phase-by-phase tiles are faster. Measured on an
-/// H100 (docs/PERFORMANCE.md, "Decimating filters: the rows kernel"), for one slot only (a FIR
-/// filter, or a resampler without interpolation):
+/// H100 for one slot (a FIR filter, or a resampler without interpolation; docs/PERFORMANCE.md,
+/// "Decimating filters: the rows kernel"), and taken for up to MOST_ROWS_SLOTS slots of a
+/// resampler, whose tiles share one staging of the rows:
 /// - from decimation 4; at 2 the tiles, which keep 16 outputs per thread in registers, match
 ///   or beat every rows variant;
 /// - outputs per thread R: one shared read of an item and of a tap serves R multiply-adds, so
@@ -337,12 +340,14 @@ struct RowsTile {
 /// - R = 1 only for phases of at most 16 taps (complex samples at decimations 4 to 7, float
 ///   from 8) or 32 (complex from 8): longer phases are the tiles' register windows' ground.
 ///
-/// Shared memory holds every phase's taps (each phase as many as phase 0, rounded up to 16
-/// bytes in all), then the tile's rows of `decimation` items, an odd number of items apart,
-/// through the last output's last tap. The tile is the largest of 256 to 32 threads that fits
+/// Shared memory holds every slot's taps, phase by phase (each phase as many as phase 0,
+/// rounded up to 16 bytes in all), then the tile's rows of `decimation` items, an odd number of
+/// items apart, through the last output's last tap (one row more for several slots, whose
+/// inputs start up to a row apart). The tile is the largest of 256 to 32 threads that fits
 /// at the chosen R, else at the next smaller R.
 fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots) -> Option<RowsTile> {
-    if slots.interpolation != 1 || decimation < 4 {
+    let slot_count = usize::try_from(slots.interpolation).ok()?;
+    if decimation < 4 || slot_count > MOST_ROWS_SLOTS {
         return None;
     }
     let complex = types.complex_samples();
@@ -360,8 +365,13 @@ fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots)
         (false, _) => 16,
     };
     let (sample_bytes, tap_bytes) = (types.sample_bytes(), types.tap_bytes());
-    let taps =
-        decimation.min(tap_count).checked_mul(most_phase_taps)?.checked_mul(tap_bytes)?.checked_next_multiple_of(16)?;
+    let taps = slot_count
+        .checked_mul(decimation.min(tap_count))?
+        .checked_mul(most_phase_taps)?
+        .checked_mul(tap_bytes)?
+        .checked_next_multiple_of(16)?;
+    // The slots' inputs start up to a row apart: one more row where there are several.
+    let extra_row = usize::from(slot_count > 1);
     let pitch = decimation | 1;
     [5, 3, 1]
         .into_iter()
@@ -369,7 +379,7 @@ fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots)
         .filter(|&outputs_per_thread| outputs_per_thread > 1 || most_phase_taps <= one_output_taps_per_phase)
         .find_map(|outputs_per_thread| {
             [256u32, 128, 64, 32].into_iter().find_map(|threads| {
-                let rows = (threads as usize * outputs_per_thread - 1).checked_add(most_phase_taps)?;
+                let rows = (threads as usize * outputs_per_thread - 1).checked_add(most_phase_taps + extra_row)?;
                 let bytes = rows.checked_mul(pitch)?.checked_mul(sample_bytes)?.checked_add(taps)?;
                 (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(RowsTile {
                     outputs_per_thread,
@@ -379,6 +389,11 @@ fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots)
             })
         })
 }
+
+/// The most slots (a resampler's interpolation) the rows kernel takes: a block computes a tile
+/// of every slot, so more slots make fewer, longer blocks, and the slots' taps fill the shared
+/// memory the rows need.
+const MOST_ROWS_SLOTS: usize = 8;
 
 /// Overlap-save, step 1: `segments[s * fft_size + t] = input[s * step + t]` as complex64 for
 /// `segment_count` segments and `t < length`, zero for larger `t` and where `s * step + t` is
@@ -726,17 +741,25 @@ mod tests {
         assert_eq!(rows_tile(FirTypes::Fff, 64, 3, Slots::FIR_FILTER), None);
         assert_eq!(rows_tile(FirTypes::Ccc, 33 * 17, 17, Slots::FIR_FILTER), None);
         assert_eq!(rows_tile(FirTypes::Fff, 17 * 33, 33, Slots::FIR_FILTER), None);
-        assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::rational_resampler(3, 0)), None);
+        // A resampler's three slots: three slots' taps, and one more row.
+        assert_eq!(
+            rows_tile(FirTypes::Ccc, 64, 16, Slots::rational_resampler(3, 2)),
+            tile(3, 64, 3 * 16 * 4 * 8 + 196 * 17 * 8)
+        );
+        assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::rational_resampler(MOST_ROWS_SLOTS + 1, 0)), None);
+        assert_eq!(rows_tile(FirTypes::Ccc, 64, 3, Slots::rational_resampler(3, 0)), None);
         assert_eq!(rows_tile(FirTypes::Ccc, 4000, 200, Slots::FIR_FILTER), None);
         assert_eq!(rows_tile(FirTypes::Ccc, 12_800, 8, Slots::FIR_FILTER), None);
         // Every tile fits one block's shared memory.
         for types in [FirTypes::Ccc, FirTypes::Ccf, FirTypes::Fff] {
             for decimation in 1..400 {
                 for tap_count in [1, 2, 15, 16, 17, 31, 32, 33, 64, 100, 512, 1024, 4096, 12_800] {
-                    if let Some(tile) = rows_tile(types, tap_count, decimation, Slots::FIR_FILTER) {
-                        assert!([1, 3, 5].contains(&tile.outputs_per_thread));
-                        assert!([32, 64, 128, 256].contains(&tile.threads));
-                        assert!(tile.shared_bytes as usize <= launch::SHARED_BYTES_PER_BLOCK);
+                    for slots in [Slots::FIR_FILTER, Slots::rational_resampler(MOST_ROWS_SLOTS, 1)] {
+                        if let Some(tile) = rows_tile(types, tap_count, decimation, slots) {
+                            assert!([1, 3, 5].contains(&tile.outputs_per_thread));
+                            assert!([32, 64, 128, 256].contains(&tile.threads));
+                            assert!(tile.shared_bytes as usize <= launch::SHARED_BYTES_PER_BLOCK);
+                        }
                     }
                 }
             }

@@ -48,18 +48,23 @@ std::size_t tile_shared_bytes(std::size_t tap_count, std::size_t decimation)
            padded * sizeof(Sample);
 }
 
-// rows_tile() of src/kernels/fir_filter.rs, for `threads` threads.
+// rows_tile() of src/kernels/fir_filter.rs, for `threads` threads: every slot's taps,
+// then the rows (one more where the slots' inputs start up to a row apart).
 template <typename Sample, typename Tap>
 std::size_t rows_shared_bytes(std::size_t tap_count,
+                              std::size_t interpolation,
                               std::size_t decimation,
                               unsigned threads,
                               unsigned outputs_per_thread)
 {
     const std::size_t most_phase_taps = (tap_count + decimation - 1) / decimation;
     const std::size_t taps =
-        (std::min(decimation, tap_count) * most_phase_taps * sizeof(Tap) + 15) / 16 * 16;
-    return taps + (threads * outputs_per_thread - 1 + most_phase_taps) *
-                      (decimation | 1) * sizeof(Sample);
+        (interpolation * std::min(decimation, tap_count) * most_phase_taps * sizeof(Tap) +
+         15) /
+        16 * 16;
+    const std::size_t rows =
+        threads * outputs_per_thread - 1 + most_phase_taps + (interpolation > 1 ? 1 : 0);
+    return taps + rows * (decimation | 1) * sizeof(Sample);
 }
 
 // One call of `outputs` outputs: a FIR filter (interpolation 1, reversed taps) or a
@@ -106,8 +111,11 @@ bool check(const Kernels& kernels,
                                            : kernels.tiled;
     const unsigned threads = tiling.rows ? tiling.threads : TILE_THREADS;
     const std::size_t shared_bytes =
-        tiling.rows ? rows_shared_bytes<Sample, Tap>(
-                          tap_count, decimation, threads, tiling.outputs_per_thread)
+        tiling.rows ? rows_shared_bytes<Sample, Tap>(tap_count,
+                                                     interpolation,
+                                                     decimation,
+                                                     threads,
+                                                     tiling.outputs_per_thread)
                     : tile_shared_bytes<Sample, Tap>(tap_count, decimation);
     launch(blocks, threads, shared_bytes, [&] {
         tiled(input.data(),
@@ -265,28 +273,35 @@ int main()
             }
         }
     }
-    // The rows kernel: one slot (FIR filters, and resamplers without interpolation),
-    // phases of one tap to many, decimations odd and even (the rows' pitch), tiles of 32
-    // to 256 outputs, calls of one output, of part of a tile and of several tiles per
-    // block.
+    // The rows kernel: FIR filters, resamplers without interpolation, and resamplers of
+    // three slots sharing the rows (at decimation 2 and first phase 2 the last slot's
+    // input starts a whole row after the first's); phases of one tap to many, decimations
+    // odd and even (the rows' pitch), tiles of 32 to 256 outputs, calls of one output, of
+    // part of a tile and of several tiles per block.
     for (std::size_t tap_count : { 1, 5, 64, 161 }) {
         for (std::size_t decimation : { 2, 7, 16, 33 }) {
             for (const Tiling rows : { Tiling{ true, 32, 1 },
                                        Tiling{ true, 256, 1 },
                                        Tiling{ true, 32, 3 },
                                        Tiling{ true, 64, 5 } }) {
-                for (std::size_t outputs : { 1, 45, 1001 }) {
-                    failures += check_types(kernels,
-                                            rows,
-                                            tap_count,
-                                            1,
-                                            decimation,
-                                            0,
-                                            outputs,
-                                            outputs > 500 ? 2 : 1,
-                                            outputs > 500 ? turning : none,
-                                            tap_count == 5);
-                    cases += 3;
+                for (std::size_t interpolation : { 1, 3 }) {
+                    for (std::size_t outputs : { 1, 45, 1001 }) {
+                        const std::size_t first_phase =
+                            (outputs + decimation) % interpolation;
+                        const bool fir_filter = interpolation == 1 && tap_count != 5;
+                        failures +=
+                            check_types(kernels,
+                                        rows,
+                                        tap_count,
+                                        interpolation,
+                                        decimation,
+                                        first_phase,
+                                        outputs,
+                                        outputs > 500 ? 2 : 1,
+                                        fir_filter && outputs > 500 ? turning : none,
+                                        !fir_filter);
+                        cases += 3;
+                    }
                 }
             }
         }
