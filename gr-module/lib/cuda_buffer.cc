@@ -191,6 +191,8 @@ cuda_buffer::cuda_buffer(int nitems,
     if (const auto* owner = dynamic_cast<const gpu_block*>(buf_owner.get())) {
         d_device_ordinal = owner->device_ordinal();
     }
+    d_requested_items = static_cast<size_t>(std::max(nitems, 1));
+    d_name = (link ? link->identifier() : std::string("a block")) + "'s output";
     // A GPU writer whose calls the user capped gets room for several of them, so that it
     // and its readers overlap (the floor alone may hold only two calls of a large cap).
     if (link && link == buf_owner && cap_set_by_user(link)) {
@@ -213,8 +215,13 @@ cuda_buffer::cuda_buffer(int nitems,
 
 cuda_buffer::~cuda_buffer() { grcuda_buffer_free(d_handle); }
 
-bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
+bool cuda_buffer::do_allocate_buffer(size_t /* final_nitems */, size_t sizeof_item)
 {
+    // The items GNU Radio's block::allocate_buffer asked for, as its own double-mapped
+    // buffers get them: buffer_single_mapped's final_nitems adds at least 4 times the
+    // readers' output multiple, counted in the readers' output items (a
+    // vector_to_stream(v) reader asks for 4 v vectors of v items: 128 GiB at v = 2^16),
+    // and rounds up for its wrap-around, which a twice-mapped ring does not have.
     // Passive batching: a ring of at least ring_floor_bytes(), whatever GNU Radio asks
     // for (its 32 KiB default is a few vectors), so that a block that falls behind
     // catches up in large calls, while one that keeps up still takes what is there.
@@ -223,18 +230,23 @@ bool cuda_buffer::do_allocate_buffer(size_t final_nitems, size_t sizeof_item)
         std::max(ring_floor_bytes() / sizeof_item, d_capped_calls_items);
     const size_t ring_items =
         wanted_items == 0
-            ? final_nitems
-            : std::max(final_nitems,
+            ? d_requested_items
+            : std::max(d_requested_items,
                        std::min(wanted_items,
                                 ring_share_bytes(d_device_ordinal) / sizeof_item));
     const grcuda_status status = grcuda_buffer_new(
         device(d_device_ordinal), sizeof_item, ring_items, host_wait_mode(), &d_handle);
     if (status != GRCUDA_STATUS_OK) {
-        d_logger->error("cannot allocate a buffer of {} items of {} bytes: {}",
-                        final_nitems,
-                        sizeof_item,
-                        grcuda_last_error_message());
-        return false;
+        // Not std::bad_alloc, which GNU Radio retries the same way and then reports
+        // without a word on what or why.
+        throw std::runtime_error(
+            "gr-cuda: cannot allocate the ring of " + d_name + " (" +
+            std::to_string(ring_items) + " items of " + std::to_string(sizeof_item) +
+            " bytes on device " + std::to_string(device_ordinal(d_device_ordinal)) +
+            "): " + grcuda_last_error_message() +
+            ". Fix: smaller items (vector lengths) or fewer GPU blocks on that device, "
+            "or a smaller [cuda] ring_floor_bytes or set_max_noutput_items on the "
+            "writer.");
     }
     // The ring is rounded up to the allocation granularity: use all of it.
     d_bufsize = static_cast<unsigned int>(grcuda_buffer_ring_items(d_handle));

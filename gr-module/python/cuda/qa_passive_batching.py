@@ -5,8 +5,10 @@
 """Passive batching: with GNU Radio's defaults, a GPU block that falls behind takes many
 upstream calls' worth of items in one call (its buffers hold at least [cuda]
 ring_floor_bytes: 128 MiB on a GPU, 1 MiB on the simulated backend), and caps the user sets
-are kept."""
+are kept. Readers with large output multiples get rings as GNU Radio sizes them, and rings
+that do not fit the device are refused with the fix."""
 
+import gc
 import os
 import subprocess
 import sys
@@ -150,6 +152,38 @@ class qa_passive_batching(flowgraph_test):
         # GNU Radio's size, or half a ring rounded up to the allocation granularity (2 MiB on
         # a GPU).
         self.assertLessEqual(int(result.stdout.split()[-1]), max(GNU_RADIO_FLOAT_CALL, (1 << 20) // 4))
+
+    def test_long_vector_readers_get_rings_as_gnu_radio_sizes_them(self):
+        # vector_to_stream(v) has an output multiple of v items; GNU Radio's single-mapped
+        # sizing would have asked for 4 v vectors of v items (32 GiB of rings at v = 2^16).
+        v = 1 << 16
+        data = self.random(np.complex64, 3 * v)
+        before = cuda.free_device_memory()
+        tb = gr.top_block()
+        gpu_fft, sink = cuda.fft(v, True, [], False), blocks.vector_sink_c()
+        tb.connect(
+            blocks.vector_source_c(data), blocks.stream_to_vector(8, v), gpu_fft, blocks.vector_to_stream(8, v), sink
+        )
+        tb.start()
+        held = before - cuda.free_device_memory()
+        tb.wait()
+        expected = np.fft.fft(data.reshape(-1, v), axis=1).ravel()
+        np.testing.assert_allclose(np.array(sink.data()), expected, rtol=1e-4, atol=1e-2 * np.sqrt(v))
+        self.assertLess(held, 2 << 30, "device memory held by two rings of 512 KiB items")
+
+    def test_rings_that_do_not_fit_are_refused_with_the_fix(self):
+        size = 1 << 30
+        before = cuda.free_device_memory()
+        # Every ring holds at least two of these items: more copies than the device holds.
+        copies = before // (2 * size) + 2
+        tb = gr.top_block()
+        copies = [cuda.copy(size) for _ in range(copies)]
+        tb.connect(cuda.null_source(size), cuda.head(size, 4), *copies, cuda.null_sink(size))
+        with self.assertRaisesRegex(RuntimeError, r"cannot allocate the ring of \w+\(\d+\)'s output .*Fix:"):
+            tb.start()
+        del tb, copies
+        gc.collect()
+        self.assertGreater(cuda.free_device_memory(), before - (64 << 20), "the rings made before the refusal")
 
 
 if __name__ == "__main__":

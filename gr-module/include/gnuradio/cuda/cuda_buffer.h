@@ -114,6 +114,10 @@ private:
     grcuda_buffer* d_handle = nullptr;
     //! calls_in_ring calls of the writer's cap when the user set one, else 0.
     size_t d_capped_calls_items = 0;
+    //! The items block::allocate_buffer asked for (see do_allocate_buffer).
+    size_t d_requested_items = 0;
+    //! "copy(2)'s output", for messages.
+    std::string d_name;
     //! Set once libgrcuda holds the transfer type: what the hooks check per call.
     std::atomic<bool> d_wired{ false };
     std::mutex d_wiring_mutex;
