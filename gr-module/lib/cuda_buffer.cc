@@ -244,9 +244,9 @@ bool cuda_buffer::do_allocate_buffer(size_t /* final_nitems */, size_t sizeof_it
             std::to_string(ring_items) + " items of " + std::to_string(sizeof_item) +
             " bytes on device " + std::to_string(device_ordinal(d_device_ordinal)) +
             "): " + grcuda_last_error_message() +
-            ". Fix: smaller items (vector lengths) or fewer GPU blocks on that device, "
-            "or a smaller [cuda] ring_floor_bytes or set_max_noutput_items on the "
-            "writer.");
+            ". Fix: smaller items (vector lengths), fewer GPU blocks on that device, a "
+            "smaller set_min_output_buffer or set_max_noutput_items on the writer, or a "
+            "smaller [cuda] ring_floor_bytes.");
     }
     // The ring is rounded up to the allocation granularity: use all of it.
     d_bufsize = static_cast<unsigned int>(grcuda_buffer_ring_items(d_handle));
