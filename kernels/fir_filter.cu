@@ -588,8 +588,8 @@ FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)
 FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 6)
 FIR_FILTER_TILED_KERNEL(fff, float, float, float, 10)
 
-// One entry point per outputs per thread R, as rows_tile() chooses them: rows_ (R = 1),
-// rows3_ and rows5_.
+// One entry point per outputs per thread R that rows_tile() chooses: rows_ (R = 1) and
+// rows3_ for every type, rows5_ for float samples only.
 #define FIR_FILTER_ROWS_ENTRY(prefix, R, name, In, Tap, Out)                                        \
     extern "C" __global__ void prefix##name(const In* input, const Tap* taps, Out* output,          \
                                             count_type outputs, count_type tap_count,               \
@@ -598,12 +598,12 @@ FIR_FILTER_TILED_KERNEL(fff, float, float, float, 10)
     }
 #define FIR_FILTER_ROWS_KERNEL(name, In, Tap, Out)                                                  \
     FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows_, 1, name, In, Tap, Out)                           \
-    FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows3_, 3, name, In, Tap, Out)                          \
-    FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows5_, 5, name, In, Tap, Out)
+    FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows3_, 3, name, In, Tap, Out)
 
 FIR_FILTER_ROWS_KERNEL(ccc, complex64, complex64, complex64)
 FIR_FILTER_ROWS_KERNEL(ccf, complex64, float, complex64)
 FIR_FILTER_ROWS_KERNEL(fff, float, float, float)
+FIR_FILTER_ROWS_ENTRY(grcuda_fir_filter_rows5_, 5, fff, float, float, float)
 
 #define OVERLAP_SAVE_KERNELS(name, T)                                                              \
     extern "C" __global__ void grcuda_overlap_save_gather_##name(                                  \

@@ -244,24 +244,24 @@ pub(crate) unsafe fn direct_form(
     // call) would mostly stage unused input.
     let slot_count = slots.interpolation as usize;
     let slot_outputs = outputs.div_ceil(slot_count);
-    let (kernels, tiles) = if let Some(rows) = rows_tile(types, tap_count, decimation, slots) {
-        let kernels = match rows.outputs_per_thread {
-            5 => &FIR_FILTER_ROWS5_KERNELS,
-            3 => &FIR_FILTER_ROWS3_KERNELS,
-            _ => &FIR_FILTER_ROWS_KERNELS,
+    let (kernel, tiles) = if let Some(rows) = rows_tile(types, tap_count, decimation, slots) {
+        let kernel = match rows.outputs_per_thread {
+            5 => FIR_FILTER_ROWS5_KERNELS.variant(types.name()),
+            3 => FIR_FILTER_ROWS3_KERNELS.variant(types.name()),
+            _ => FIR_FILTER_ROWS_KERNELS.variant(types.name()),
         };
         let units = slot_outputs.div_ceil(rows.threads as usize * rows.outputs_per_thread);
-        (kernels, Some(Tiles { threads: rows.threads, shared_bytes: rows.shared_bytes, units }))
+        (kernel, Some(Tiles { threads: rows.threads, shared_bytes: rows.shared_bytes, units }))
     } else if let Some(shared_bytes) =
         tile_shared_bytes(types, tap_count, decimation).filter(|_| slot_outputs >= TILE_OUTPUTS / 2)
     {
         let kernels = if decimation == 1 { &FIR_FILTER_TILED_UNDECIMATED_KERNELS } else { &FIR_FILTER_TILED_KERNELS };
         let units = slot_outputs.div_ceil(TILE_OUTPUTS).saturating_mul(slot_count);
-        (kernels, Some(Tiles { threads: TILE_THREADS, shared_bytes, units }))
+        (kernels.variant(types.name()), Some(Tiles { threads: TILE_THREADS, shared_bytes, units }))
     } else {
-        (&FIR_FILTER_KERNELS, None)
+        (FIR_FILTER_KERNELS.variant(types.name()), None)
     };
-    launch::run(stream, kernels.variant(types.name()), on_cpu, |kernel| {
+    launch::run(stream, kernel, on_cpu, |kernel| {
         let (outputs_argument, taps_argument, decimation_argument) =
             (outputs as u64, tap_count as u64, decimation as u64);
         let mut arguments = [
@@ -756,7 +756,9 @@ mod tests {
                 for tap_count in [1, 2, 15, 16, 17, 31, 32, 33, 64, 100, 512, 1024, 4096, 12_800] {
                     for slots in [Slots::FIR_FILTER, Slots::rational_resampler(MOST_ROWS_SLOTS, 1)] {
                         if let Some(tile) = rows_tile(types, tap_count, decimation, slots) {
+                            // Five outputs per thread have float kernels only.
                             assert!([1, 3, 5].contains(&tile.outputs_per_thread));
+                            assert!(tile.outputs_per_thread < 5 || !types.complex_samples());
                             assert!([32, 64, 128, 256].contains(&tile.threads));
                             assert!(tile.shared_bytes as usize <= launch::SHARED_BYTES_PER_BLOCK);
                         }

@@ -146,8 +146,8 @@ pub(crate) static FIR_FILTER_ROWS_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows_", ["ccc", "ccf", "fff"]);
 pub(crate) static FIR_FILTER_ROWS3_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows3_", ["ccc", "ccf", "fff"]);
-pub(crate) static FIR_FILTER_ROWS5_KERNELS: Kernels<3> =
-    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows5_", ["ccc", "ccf", "fff"]);
+/// Five outputs per thread: float samples only (`rows_tile` in fir_filter.rs).
+pub(crate) static FIR_FILTER_ROWS5_KERNELS: Kernels<1> = Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows5_", ["fff"]);
 pub(crate) static OVERLAP_SAVE_GATHER_KERNELS: Kernels<2> =
     Kernels::new(&FIR_FILTER, "grcuda_overlap_save_gather_", element::WINDOW_ELEMENT_NAMES);
 pub(crate) static OVERLAP_SAVE_MULTIPLY_KERNELS: Kernels<1> =
