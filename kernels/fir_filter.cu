@@ -449,6 +449,7 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
     const unsigned most_phase_taps = (unsigned)((tap_count + decimation - 1) / decimation);
     const unsigned pitch = rows_pitch(d);
     const unsigned slot_taps = phases * most_phase_taps;
+    const unsigned slot_tap_count = (unsigned)tap_count; // every slot's taps fit shared memory
     Tap* taps = reinterpret_cast<Tap*>(shared_bytes);
     In* rows = reinterpret_cast<In*>(shared_bytes + (slot_count * slot_taps * sizeof(Tap) + 15) / 16 * 16);
     // Slot 0 starts the rows and has the most outputs; the last slot's input starts furthest
@@ -459,6 +460,11 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
         stage_phase_major_taps(taps + s * slot_taps, slot_of(slots, s, outputs, tap_count, decimation, all_taps),
                                phases, most_phase_taps, tap_count, decimation);
     }
+    // The tile loop takes the slots in turn without a division per slot: slot s + 1's
+    // position (in 1 / interpolation items) is `decimation` after slot s's, and the slots up to
+    // (outputs - 1) mod interpolation have one output more than the slots after them.
+    const unsigned step_items = d / slot_count, step_remainder = d % slot_count;
+    const unsigned long_slots = outputs > 0 ? (unsigned)((outputs - 1) % slots.interpolation) + 1 : 0;
     const unsigned tile = blockDim.x * R;
     const unsigned span =
         (tile - 1) * d + (unsigned)(last_slot.input_start - first_slot.input_start) + (unsigned)tap_count;
@@ -474,9 +480,23 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
         }
         wait_for_staged_items();
         __syncthreads();
+        Slot<Tap> slot = first_slot;
+        unsigned remainder = (unsigned)slots.first_phase; // slot s's position mod interpolation
         for (unsigned s = 0; s < slot_count; ++s) {
-            const Slot<Tap> slot =
-                slot_count == 1 ? first_slot : slot_of(slots, s, outputs, tap_count, decimation, all_taps);
+            if (s > 0) {
+                slot.index = s;
+                slot.input_start += step_items;
+                remainder += step_remainder;
+                if (remainder >= slot_count) {
+                    remainder -= slot_count;
+                    ++slot.input_start;
+                }
+                if (s == long_slots) {
+                    --slot.outputs;
+                }
+            }
+            // A slot's input starts at most a row after slot 0's (offset <= decimation), so
+            // item offset + p of a row is in that row or the next.
             const unsigned offset = (unsigned)(slot.input_start - first_slot.input_start);
             Out sum[R];
 #pragma unroll
@@ -484,9 +504,10 @@ __device__ void fir_filter_rows(const In* __restrict__ input, const Tap* __restr
                 sum[r] = grcuda::zero<Out>();
             }
             for (unsigned p = 0; p < phases; ++p) {
-                const unsigned phase_taps = (unsigned)((tap_count - p + decimation - 1) / decimation);
-                const unsigned first_row = local_first + (offset + p) / d;
-                const In* column = rows + first_row * pitch + (offset + p) % d;
+                const unsigned phase_taps = (slot_tap_count - p + d - 1) / d;
+                const unsigned next_row = offset + p >= d;
+                const unsigned first_row = local_first + next_row;
+                const In* column = rows + first_row * pitch + (offset + p - next_row * d);
                 const Tap* phase = taps + s * slot_taps + p * most_phase_taps;
                 // window[r] is the item of output local_first + r for tap q: row first_row + r + q.
                 In window[R];

@@ -188,40 +188,25 @@ int check_types(const Kernels (&kernels)[3],
                 int& cases,
                 bool prototype = false)
 {
-    const Rotation none{ 0.0, 0.0, 0 };
+    // check<Sample, Tap> of one kernel family, with this case's shape.
+    const auto passed = [&](auto sample, auto tap, const Kernels& family, Rotation turn) {
+        return check<decltype(sample), decltype(tap)>(family,
+                                                      tiling,
+                                                      tap_count,
+                                                      interpolation,
+                                                      decimation,
+                                                      first_phase,
+                                                      outputs,
+                                                      blocks,
+                                                      turn,
+                                                      prototype);
+    };
     const bool complex_too = tiling.outputs_per_thread != 5;
     cases += complex_too ? 3 : 1;
-    int failures = !check<float, float>(kernels[0],
-                                        tiling,
-                                        tap_count,
-                                        interpolation,
-                                        decimation,
-                                        first_phase,
-                                        outputs,
-                                        blocks,
-                                        none,
-                                        prototype);
+    int failures = !passed(float(), float(), kernels[0], Rotation{ 0.0, 0.0, 0 });
     if (complex_too) {
-        failures += !check<complex64, float>(kernels[1],
-                                             tiling,
-                                             tap_count,
-                                             interpolation,
-                                             decimation,
-                                             first_phase,
-                                             outputs,
-                                             blocks,
-                                             rotation,
-                                             prototype) +
-                    !check<complex64, complex64>(kernels[2],
-                                                 tiling,
-                                                 tap_count,
-                                                 interpolation,
-                                                 decimation,
-                                                 first_phase,
-                                                 outputs,
-                                                 blocks,
-                                                 rotation,
-                                                 prototype);
+        failures += !passed(complex64(), float(), kernels[1], rotation) +
+                    !passed(complex64(), complex64(), kernels[2], rotation);
     }
     return failures;
 }
