@@ -723,8 +723,8 @@ GRCUDA_MUST_USE enum grcuda_status grcuda_event_query(const struct grcuda_event 
  * over `input_count` inputs (1 to 32, named in0, in1, …) of `input_type`, writing
  * `output_type` (GRCUDA_EXPRESSION_FLOAT or _COMPLEX), for items of `vector_length` (at
  * least 1) values each. `parameter_names` and `parameter_values` hold `parameter_count` (at
- * most 32) named float parameters and their first values (both may be NULL when the count
- * is 0). On a CUDA device the kernel is compiled here (or read from the kernel cache).
+ * most 32) named float parameters and their first values, which must be finite (both may
+ * be NULL when the count is 0). On a CUDA device the kernel is compiled here (or read from the kernel cache).
  * A bad expression is GRCUDA_STATUS_INVALID_ARGUMENT with a message that shows the
  * expression and a caret at the column concerned; code NVRTC refuses is
  * GRCUDA_STATUS_KERNEL_COMPILE with NVRTC's log. Free it with grcuda_expression_free().
@@ -744,7 +744,8 @@ enum grcuda_status grcuda_expression_new(const struct grcuda_device *device,
 /**
  * Sets the parameter `name` (NUL-terminated) to `value` for the launches that follow; any
  * thread may call it while another launches. An unknown name is
- * GRCUDA_STATUS_INVALID_ARGUMENT, with the names the expression has.
+ * GRCUDA_STATUS_INVALID_ARGUMENT, with the names the expression has; so is a NaN or
+ * infinite value, which leaves the parameter as it was.
  */
 GRCUDA_MUST_USE
 enum grcuda_status grcuda_expression_set_parameter(const struct grcuda_expression *expression,

@@ -234,6 +234,11 @@ fn parameters_change_between_launches() {
         "{missing}"
     );
     assert!(expression.parameter("gainx").is_err());
+    for refused in [f32::NAN, f32::NEG_INFINITY] {
+        let error = expression.set_parameter("gain", refused).unwrap_err();
+        assert!(error.message().contains("\"gain\" must be finite"), "{error}");
+    }
+    assert_eq!(expression.parameter("gain").unwrap(), 1e3, "a refused value is not kept");
 }
 
 /// The error of building `text` (float in and out, one input, parameter k).
@@ -284,6 +289,8 @@ fn bad_arguments_are_refused() {
     assert!(build(1, 1, &[("in3", 1.0)]).unwrap().contains("input's name"));
     assert!(build(1, 1, &[("sin", 1.0)]).unwrap().contains("function's name"));
     assert!(build(1, 1, &[("2k", 1.0)]).unwrap().contains("not a name"));
+    assert!(build(1, 1, &[("k", f32::NAN)]).unwrap().contains("\"k\" must be finite, got NaN"));
+    assert!(build(1, 1, &[("k", f32::INFINITY)]).unwrap().contains("got inf"));
     let many: Vec<(String, f32)> = (0..33).map(|i| (format!("p{i}"), 0.0)).collect();
     let many: Vec<(&str, f32)> = many.iter().map(|(name, value)| (name.as_str(), *value)).collect();
     assert!(build(1, 1, &many).unwrap().contains("at most 32, got 33"));

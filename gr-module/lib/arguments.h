@@ -183,6 +183,20 @@ require_finite(const std::string& block, const char* argument, gr_complex value)
     }
 }
 
+//! Text that libgrcuda takes as a C string, which would end at a NUL character and drop
+//! the rest without a word.
+inline void require_no_nul(const std::string& block,
+                           const std::string& argument,
+                           const std::string& text)
+{
+    const size_t nul = text.find('\0');
+    if (nul != std::string::npos) {
+        refuse(block,
+               argument + " holds a NUL character (at " + std::to_string(nul) +
+                   "), where the text would end: remove it");
+    }
+}
+
 //! A count that must be at least 1 (a decimation, a number of threads), taken signed so
 //! that a negative value is named as such.
 inline void

@@ -66,10 +66,17 @@ device_fir_filter<IN_T, TAP_T>::device_fir_filter(const grcuda_stream* stream,
                                                   uint32_t method,
                                                   const std::vector<TAP_T>& taps,
                                                   std::string owner)
-    : d_owner(std::move(owner))
+    : d_stream(stream), d_method(method), d_owner(std::move(owner))
+{
+    set_decimation(decimation, taps);
+}
+
+template <class IN_T, class TAP_T>
+void device_fir_filter<IN_T, TAP_T>::set_decimation(unsigned decimation,
+                                                    const std::vector<TAP_T>& taps)
 {
     grcuda_fir_filter* filter = nullptr;
-    check(make(stream, IN_T(), decimation, method, taps, &filter), d_owner.c_str());
+    check(make(d_stream, IN_T(), decimation, d_method, taps, &filter), d_owner.c_str());
     d_filter.reset(filter);
 }
 

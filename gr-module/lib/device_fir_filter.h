@@ -39,6 +39,9 @@ public:
 
     //! Replaces the taps; waits for the block's stream first.
     void set_taps(const std::vector<TAP_T>& taps);
+    //! Replaces the filter by one for \p decimation with \p taps (the old one waits for
+    //! the block's stream as it goes).
+    void set_decimation(unsigned decimation, const std::vector<TAP_T>& taps);
 
     //! The history the block must set (set_history()).
     unsigned history() const;
@@ -57,6 +60,8 @@ public:
                double phase_increment = 0);
 
 private:
+    const grcuda_stream* const d_stream;
+    const uint32_t d_method;
     std::unique_ptr<grcuda_fir_filter, void (*)(grcuda_fir_filter*)> d_filter{
         nullptr, grcuda_fir_filter_free
     };

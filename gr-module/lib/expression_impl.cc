@@ -63,10 +63,12 @@ expression<IN_T, OUT_T>::make(const std::string& text,
     arguments::require_between(block, "ninputs", ninputs, 1, max_inputs);
     arguments::require_elements_per_item(
         block, "vlen", vlen, std::max(sizeof(IN_T), sizeof(OUT_T)));
+    arguments::require_no_nul(block, "text", text);
     std::vector<std::string> names;
     std::vector<const char*> name_pointers;
     std::vector<float> values;
     for (const auto& parameter : parameters) {
+        arguments::require_no_nul(block, "a parameter's name", parameter.first);
         names.push_back(parameter.first);
         values.push_back(parameter.second);
     }
@@ -128,6 +130,7 @@ std::vector<std::string> expression_impl<IN_T, OUT_T>::parameter_names() const
 template <class IN_T, class OUT_T>
 float expression_impl<IN_T, OUT_T>::parameter(const std::string& name) const
 {
+    arguments::require_no_nul(d_block, "name", name);
     float value = 0;
     check_argument(grcuda_expression_parameter(d_handle.get(), name.c_str(), &value),
                    d_block);
@@ -137,6 +140,7 @@ float expression_impl<IN_T, OUT_T>::parameter(const std::string& name) const
 template <class IN_T, class OUT_T>
 void expression_impl<IN_T, OUT_T>::set_parameter(const std::string& name, float value)
 {
+    arguments::require_no_nul(d_block, "name", name);
     check_argument(grcuda_expression_set_parameter(d_handle.get(), name.c_str(), value),
                    d_block);
 }

@@ -8,7 +8,8 @@
 
 #include "arguments.h"
 #include "device_fir_filter.h"
-#include <gnuradio/cuda/cuda_block.h>
+#include "sync_decimator_block.h"
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -17,16 +18,24 @@ namespace cuda {
 
 /*!
  * \brief The body of the GPU FIR filter blocks (fir_filter, fft_filter): taps held by the
- * block, handed to libgrcuda's filter at the start of the next work() after set_taps(),
- * which then returns 0 so that GNU Radio applies the new history (and output multiple),
- * as GNU Radio's own filters do.
+ * block, handed to libgrcuda's filter after set_taps() or set_decimation(). While the
+ * flowgraph runs, at the start of the next work(), which then returns 0 so that GNU Radio
+ * applies the new history (and output multiple), as GNU Radio's own filters do; while it
+ * is stopped, when GNU Radio checks the topology before the next run makes its buffers,
+ * so that they start with the history the new filter needs.
+ *
+ * fft_filter writes whole segments: its output multiple is the outputs of a segment, or
+ * the least common multiple of that and a multiple the user set (set_output_multiple(),
+ * which is not virtual: the block notices it with the other changes), so that every call
+ * the scheduler makes can be answered in full and the stream ends on a multiple the user
+ * asked for.
  *
  * \p Interface is the block's public interface (a gr::sync_decimator); the most derived
  * class initialises that virtual base. set_taps() runs on any thread under d_setlock,
  * which GNU Radio also holds around work().
  */
 template <class Interface, class IN_T, class TAP_T>
-class filter_block : public cuda_sync_block<Interface>
+class filter_block : public cuda_sync_decimator<Interface>
 {
 public:
     void set_taps(const std::vector<TAP_T>& taps) override
@@ -46,14 +55,21 @@ public:
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override
     {
-        if (d_updated) {
-            d_filter.set_taps(d_taps);
-            d_updated = false;
-            apply_shape();
+        if (apply_changes()) {
             return 0; // the history (and output multiple) may have changed
         }
         return d_filter.filter(
             input_items[0], output_items[0], noutput_items, this->nitems_written(0));
+    }
+
+    //! GNU Radio checks every block's topology before it makes the buffers of a run:
+    //! changes made while the flowgraph was stopped apply here, so that the run's buffers
+    //! start with the history they need (no shift of the output).
+    bool check_topology(int ninputs, int noutputs) override
+    {
+        gr::thread::scoped_lock guard(this->d_setlock);
+        apply_changes();
+        return cuda_sync_decimator<Interface>::check_topology(ninputs, noutputs);
     }
 
 protected:
@@ -64,7 +80,7 @@ protected:
                  const std::vector<TAP_T>& taps,
                  uint32_t method,
                  int device)
-        : cuda_sync_block<Interface>(device),
+        : cuda_sync_decimator<Interface>(decimation, device),
           d_name(arguments::filter_name<IN_T, TAP_T>(base)),
           d_method(method),
           d_taps(taps),
@@ -74,18 +90,64 @@ protected:
     }
 
 private:
+    //! Applies set_decimation(), set_taps() and set_output_multiple() made since the last
+    //! call (under d_setlock); whether anything changed.
+    bool apply_changes()
+    {
+        bool changed = false;
+        if (this->output_multiple() != d_output_multiple) {
+            d_users_output_multiple = this->output_multiple();
+            changed = true;
+        }
+        if (const unsigned decimation = this->new_decimation()) {
+            d_filter.set_decimation(decimation, d_taps);
+            this->decimation_applied(decimation);
+            changed = true;
+        } else if (d_updated) {
+            d_filter.set_taps(d_taps);
+            changed = true;
+        }
+        if (changed) {
+            d_updated = false;
+            apply_shape();
+        }
+        return changed;
+    }
+
     void apply_shape()
     {
         this->set_history(d_filter.history());
+        long long multiple = d_users_output_multiple;
         if (d_method == GRCUDA_FIR_FFT_WHOLE_SEGMENTS) {
-            this->set_output_multiple(d_filter.output_multiple());
+            const long long segment = d_filter.output_multiple();
+            multiple = std::lcm(segment, multiple);
+            if (multiple > largest_output_multiple) {
+                this->d_logger->warn("output multiple {} not kept: with segments of {} "
+                                     "outputs it would be {}; it is {}",
+                                     d_users_output_multiple,
+                                     segment,
+                                     multiple,
+                                     segment);
+                d_users_output_multiple = 1;
+                multiple = segment;
+            }
+        }
+        d_output_multiple = static_cast<int>(multiple);
+        if (this->output_multiple() != d_output_multiple) {
+            this->set_output_multiple(d_output_multiple);
         }
     }
+
+    //! The most outputs a call of whole segments may be asked to make at once.
+    static constexpr long long largest_output_multiple = 1 << 22;
 
     const std::string d_name;
     const uint32_t d_method;
     std::vector<TAP_T> d_taps;
     bool d_updated = false;
+    //! The output multiple the block set, and the one the user set (1 if none).
+    int d_output_multiple = 1;
+    int d_users_output_multiple = 1;
     device_fir_filter<IN_T, TAP_T> d_filter;
 };
 

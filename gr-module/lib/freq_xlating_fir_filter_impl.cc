@@ -74,7 +74,8 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
                          gr::io_signature::make(1, 1, sizeof(IN_T), cuda_buffer::type),
                          gr::io_signature::make(1, 1, sizeof(OUT_T), cuda_buffer::type),
                          decimation),
-      cuda_sync_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>(device),
+      cuda_sync_decimator<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>(decimation,
+                                                                       device),
       d_name(arguments::filter_name<IN_T, TAP_T>("cuda.freq_xlating_fir_filter")),
       d_proto_taps(taps),
       d_center_freq(center_freq),
@@ -103,8 +104,8 @@ std::vector<gr_complex> freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::compos
     for (unsigned int i = 0; i < d_proto_taps.size(); i++) {
         taps[i] = d_proto_taps[i] * std::exp(gr_complex(0, i * fwT0));
     }
-    d_phase_increment =
-        wrapped(-2 * GR_M_PI * d_center_freq / d_sampling_freq * this->decimation());
+    d_phase_increment = wrapped(-2 * GR_M_PI * d_center_freq / d_sampling_freq *
+                                this->applied_decimation());
     d_prev_center_freq = d_center_freq;
     return taps;
 }
@@ -163,22 +164,52 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
+bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::apply_changes()
+{
+    const unsigned decimation = this->new_decimation();
+    if (decimation == 0 && !d_updated) {
+        return false;
+    }
+    // composite_taps() also turns the rotation's increment by the decimation.
+    if (decimation != 0) {
+        this->decimation_applied(decimation);
+        d_filter.set_decimation(decimation, composite_taps());
+    } else {
+        d_filter.set_taps(composite_taps());
+    }
+    d_freq_tag_pending = d_freq_tag_pending || d_updated;
+    d_updated = false;
+    this->set_history(d_filter.history());
+    return true;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::check_topology(int ninputs,
+                                                                      int noutputs)
+{
+    gr::thread::scoped_lock guard(this->d_setlock);
+    apply_changes();
+    return cuda_sync_decimator<
+        freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>::check_topology(ninputs, noutputs);
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
 int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
     int noutput_items,
     gr_vector_const_void_star& input_items,
     gr_vector_void_star& output_items)
 {
-    if (d_updated) {
-        d_filter.set_taps(composite_taps());
-        d_updated = false;
-        this->set_history(d_filter.history());
+    if (apply_changes()) {
+        return 0; // the history may have changed
+    }
+    if (d_freq_tag_pending) {
         // Tell downstream blocks where the new frequency applies, as GNU Radio does.
         this->add_item_tag(0,
                            this->nitems_written(0),
                            pmt::intern("freq"),
                            pmt::from_double(d_center_freq),
                            this->alias_pmt());
-        return 0; // the history may have changed
+        d_freq_tag_pending = false;
     }
     const int produced = d_filter.filter(input_items[0],
                                          output_items[0],

@@ -7,7 +7,7 @@
 #define INCLUDED_CUDA_FREQ_XLATING_FIR_FILTER_IMPL_H
 
 #include "device_fir_filter.h"
-#include <gnuradio/cuda/cuda_block.h>
+#include "sync_decimator_block.h"
 #include <gnuradio/cuda/freq_xlating_fir_filter.h>
 #include <pmt/pmt.h>
 
@@ -16,7 +16,7 @@ namespace cuda {
 
 template <class IN_T, class OUT_T, class TAP_T>
 class freq_xlating_fir_filter_impl
-    : public cuda_sync_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>
+    : public cuda_sync_decimator<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>
 {
 public:
     freq_xlating_fir_filter_impl(int decimation,
@@ -34,7 +34,14 @@ public:
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
 
+    //! Changes made while the flowgraph was stopped apply here, before GNU Radio makes
+    //! the next run's buffers, so that they start with the history the new filter needs.
+    bool check_topology(int ninputs, int noutputs) override;
+
 private:
+    //! Applies set_decimation(), set_taps() and set_center_freq() made since the last
+    //! call (under d_setlock); whether anything changed.
+    bool apply_changes();
     //! GNU Radio's band-pass taps for the center frequency, the rotation's increment and
     //! its phase correction for the change of frequency.
     std::vector<gr_complex> composite_taps();
@@ -46,6 +53,9 @@ private:
     double d_prev_center_freq = 0;
     const double d_sampling_freq;
     bool d_updated = false;
+    //! Whether the next work() tags its first output with the frequency (GNU Radio's
+    //! "freq" tag where a retune applies).
+    bool d_freq_tag_pending = false;
     //! The rotation of the next output, and its change per output (radians), in double
     //! precision.
     double d_phase = 0;

@@ -16,9 +16,22 @@ namespace cuda {
 
 namespace {
 
+// GNU Radio's rotator turns by exp(j (float)phase_inc): beyond a float's range that is
+// NaN.
+bool usable_phase_inc(double phase_inc)
+{
+    return std::isfinite(static_cast<float>(phase_inc));
+}
+
 void require_phase_inc(double phase_inc)
 {
-    arguments::require_finite("cuda.rotator_cc", "phase_inc", phase_inc);
+    if (!usable_phase_inc(phase_inc)) {
+        arguments::refuse("cuda.rotator_cc",
+                          "phase_inc must be finite, got " +
+                              arguments::value_text(phase_inc) +
+                              " (GNU Radio's rotator turns by exp(j (float)phase_inc), "
+                              "NaN beyond a float's range)");
+    }
 }
 
 } // namespace
@@ -106,8 +119,9 @@ void rotator_cc_impl::handle_cmd_msg(const pmt::pmt_t& msg)
                        expected);
         return;
     }
-    if (!std::isfinite(phase_inc)) {
-        d_logger->warn("cmd message ignored: \"inc\" must be finite, got {}; {}",
+    if (!usable_phase_inc(phase_inc)) {
+        d_logger->warn("cmd message ignored: \"inc\" must be finite, got {} (taken as a "
+                       "float); {}",
                        arguments::value_text(phase_inc),
                        expected);
         return;

@@ -52,6 +52,17 @@ pub struct Expression {
     device: Device,
 }
 
+/// Whether `value` can be a parameter's: NaN or infinity would only ever make NaN or
+/// infinite output (as for the other blocks' constants).
+fn check_parameter_value(name: &str, value: f32) -> Result<()> {
+    if value.is_finite() {
+        return Ok(());
+    }
+    Err(Error::invalid_argument(format!(
+        "parameters: {name:?} must be finite, got {value} (as a float: beyond ±3.4e38 a value is infinite)"
+    )))
+}
+
 /// Whether `name` can name a parameter: a C identifier that is neither an input nor a function.
 fn check_parameter_name(name: &str) -> Result<()> {
     let identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
@@ -101,8 +112,9 @@ impl Expression {
             )));
         }
         let mut parameter_names: Vec<String> = Vec::with_capacity(parameters.len());
-        for (name, _) in parameters {
+        for (name, value) in parameters {
             check_parameter_name(name)?;
+            check_parameter_value(name, *value)?;
             if parameter_names.iter().any(|known| known == name) {
                 return Err(Error::invalid_argument(format!("parameters: {name:?} is named twice")));
             }
@@ -201,6 +213,7 @@ impl Expression {
     /// Sets a parameter for the launches that follow. Any thread may call it.
     pub fn set_parameter(&self, name: &str, value: f32) -> Result<()> {
         let index = self.parameter_index(name)?;
+        check_parameter_value(name, value)?;
         self.parameter_values[index].store(value.to_bits(), Ordering::Relaxed);
         Ok(())
     }

@@ -405,6 +405,9 @@ def dsp_elementwise_bad_arguments():
         ),
         refused("cuda.rotator_cc", "phase_inc", "must be finite, got inf", lambda: cuda.rotator_cc(INF)),
         refused("cuda.rotator_cc", "phase_inc", "must be finite", lambda: cuda.rotator_cc(0.1).set_phase_inc(NAN)),
+        # GNU Radio's rotator turns by exp(j (float)phase_inc): NaN beyond a float's range.
+        refused("cuda.rotator_cc", "phase_inc", "must be finite, got 1e+300", lambda: cuda.rotator_cc(1e300)),
+        refused("cuda.rotator_cc", "phase_inc", "got -3.5e+38", lambda: cuda.rotator_cc(0.1).set_phase_inc(-3.5e38)),
         # It takes no argument but the device.
         refused("cuda.conjugate_cc", "", "", lambda: cuda.conjugate_cc(1, 2), TypeError),
     ]
@@ -441,7 +444,7 @@ def dsp_elementwise_good_arguments():
         lambda: cuda.moving_average_cc(INT_MAX, 1j, INT_MAX, 1),
         lambda: cuda.quadrature_demod_cf(-3.4e38),
         lambda: cuda.rotator_cc(),
-        lambda: cuda.rotator_cc(-1e300, True),
+        lambda: cuda.rotator_cc(-3.4e38, True),
     ]
 
 

@@ -151,6 +151,14 @@ class qa_expression(flowgraph_test):
             block.set_parameter("k", 1.0)
         with self.assertRaisesRegex(ValueError, "gain, offset"):
             block.parameter("k")
+        # NaN, infinity and values beyond a float's range would only make NaN or infinite
+        # output; the parameter keeps its value.
+        for value in (float("nan"), float("-inf"), 1e300):
+            with self.assertRaisesRegex(ValueError, r'^cuda\.expression_ff: parameters: "gain" must be finite'):
+                block.set_parameter("gain", value)
+        self.assertEqual(block.parameter("gain"), -0.5)
+        with self.assertRaisesRegex(ValueError, '"k" must be finite, got NaN'):
+            cuda.expression_ff("in0 * k", 1, 1, {"k": float("nan")})
 
     def test_set_parameter_while_running(self):
         n = 1 << 18
@@ -194,6 +202,13 @@ class qa_expression(flowgraph_test):
                 self.assertIn(fragment, message)
         with self.assertRaisesRegex(ValueError, r"\n    in0 \* \* k\n          \^$"):
             cuda.expression_ff("in0 * * k", 1, 1, {"k": 1.0})
+        # libgrcuda takes C strings: text after a NUL would be dropped without a word.
+        with self.assertRaisesRegex(ValueError, r"^cuda\.expression_ff: text holds a NUL character \(at 3\)"):
+            cuda.expression_ff("in0\x00; evil", 1, 1, {})
+        with self.assertRaisesRegex(ValueError, "a parameter's name holds a NUL character"):
+            cuda.expression_ff("in0 * k", 1, 1, {"k\x00;evil": 1.0})
+        with self.assertRaisesRegex(ValueError, "name holds a NUL character"):
+            cuda.expression_ff("in0 * k", 1, 1, {"k": 1.0}).set_parameter("k\x00", 2.0)
 
 
 if __name__ == "__main__":

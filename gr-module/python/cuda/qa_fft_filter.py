@@ -122,6 +122,43 @@ class qa_fft_filter(flowgraph_test):
         self.assertLess(relative_error(got[:switch], with_old[:switch]), TOLERANCE)
         self.assertLess(relative_error(got[switch:], with_new[switch:]), TOLERANCE)
 
+    def test_output_multiple_the_user_sets(self):
+        # The block writes whole segments: a multiple the user sets joins the segment's
+        # (their least common multiple), and the stream still ends.
+        data = self.samples(True, 100_000)
+        taps = list(self.samples(False, 31))
+        want = convolve(data, taps)
+        for multiple in (1, 7, 10):
+            with self.subTest(multiple=multiple):
+                block = cuda.fft_filter_ccf(1, taps)
+                block.set_output_multiple(multiple)
+                got, _ = self.run_filter(block, "ccf", data)
+                both = block.output_multiple()
+                self.assertEqual(both % multiple, 0)
+                self.assertEqual(len(got), len(data) // both * both)
+                self.assertGreater(len(got), 0)
+                self.assertLess(relative_error(got, want[: len(got)]), TOLERANCE)
+
+    def test_changes_between_runs_apply_before_the_next_run(self):
+        # New taps of another length and a new decimation, set while the flowgraph is
+        # stopped, apply before the next run makes its buffers: its output is a new block's
+        # (GNU Radio's fft_filter, which keeps no history, also stays aligned).
+        data = self.samples(False, 60_000)
+        taps, new_taps = list(self.samples(False, 65)), list(self.samples(False, 301))
+        source, sink = blocks.vector_source_f(data), blocks.vector_sink_f()
+        block = cuda.fft_filter_fff(1, taps)
+        tb = gr.top_block()
+        tb.connect(source, block, sink)
+        tb.run()
+        for decimation, next_taps in ((4, taps), (4, new_taps), (1, taps)):
+            block.set_decimation(decimation)
+            block.set_taps(next_taps)
+            source.rewind()
+            sink.reset()
+            tb.run()
+            want, _ = self.run_filter(cuda.fft_filter_fff(decimation, next_taps), "fff", data)
+            np.testing.assert_array_equal(np.array(sink.data()), want)
+
     def test_restart_runs_the_filter_again(self):
         data = self.samples(False, 50_000)
         taps = list(self.samples(False, 99))

@@ -124,6 +124,65 @@ class qa_fir_filter(flowgraph_test):
                 self.assertLess(relative_error(got[:switch], with_old[:switch]), TOLERANCE)
                 self.assertLess(relative_error(got[switch:], with_new[switch:]), TOLERANCE)
 
+    def test_set_decimation_while_running(self):
+        # GNU Radio's filters take set_decimation() between any two calls: the outputs after
+        # it continue from the input where the last output before it stopped.
+        data = self.samples(True, 400_000)
+        taps = list(self.samples(False, 31))
+        block = cuda.fir_filter_ccf(2, taps)
+        block.set_max_noutput_items(2000)
+        sink = blocks.vector_sink_c()
+        tb = gr.top_block()
+        tb.connect(blocks.vector_source_c(data), blocks.throttle(gr.sizeof_gr_complex, 2e6), block, sink)
+        tb.start()
+        while len(sink.data()) < 20_000:
+            time.sleep(0.01)
+        block.set_decimation(3)
+        # GNU Radio refuses 0 but keeps it as the block's decimation (its own filters then
+        # divide by it); the filter goes on at 3.
+        written = len(sink.data())
+        while len(sink.data()) < written + 20_000:
+            time.sleep(0.01)
+        with self.assertRaises(ValueError):
+            block.set_decimation(0)
+        tb.wait()
+        got, full_rate = np.array(sink.data()), convolve(data, taps)
+        mismatched = np.flatnonzero(np.abs(got[: len(data) // 2] - full_rate[::2][: len(got)]) > 1e-4)
+        self.assertTrue(len(mismatched), "the new decimation never applied")
+        # The first output at the new decimation reads up to the same item as the one it
+        # replaces (so it matches both), as with GNU Radio's fir_filter.
+        switch = int(mismatched[0]) - 1
+        self.assertGreater(switch, 15_000, "the new decimation applied before set_decimation")
+        self.assertEqual(len(got), switch + (len(data) - 2 * switch) // 3)
+        self.assertLess(relative_error(got[:switch], full_rate[: 2 * switch : 2]), TOLERANCE)
+        self.assertLess(relative_error(got[switch:], full_rate[2 * switch :: 3][: len(got) - switch]), TOLERANCE)
+
+    def test_changes_between_runs_apply_before_the_next_run(self):
+        # A new decimation or taps of another length (which may change the method and the
+        # history), set while the flowgraph is stopped, apply before the next run makes its
+        # buffers: its output is a new block's, where GNU Radio's fir_filter shifts it by the
+        # change of history.
+        data = self.samples(True, 50_003)
+        short, long = list(self.samples(True, 31)), list(self.samples(True, 301))
+        source, sink = blocks.vector_source_c(data), blocks.vector_sink_c()
+        block = cuda.fir_filter_ccc(1, short)
+        tb = gr.top_block()
+        tb.connect(source, block, sink)
+        tb.run()
+        for decimation, taps in ((5, short), (1, long), (5, long), (1, short)):
+            with self.subTest(decimation=decimation, taps=len(taps)):
+                block.set_decimation(decimation)
+                block.set_taps(taps)
+                source.rewind()
+                sink.reset()
+                tb.run()
+                want, _ = self.run_filter(lambda d=decimation, t=taps: cuda.fir_filter_ccc(d, t), "ccc", data)
+                got = np.array(sink.data())
+                # Overlap-save (301 taps at decimation 1) rounds a call's last outputs
+                # differently where a call ends inside a segment.
+                self.assertEqual(len(got), len(want))
+                self.assertLess(relative_error(got, want), 1e-6)
+
     def test_restart_runs_the_filter_again(self):
         data = self.samples(False, 30_007)
         taps = list(self.samples(False, 131))

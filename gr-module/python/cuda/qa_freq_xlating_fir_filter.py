@@ -142,6 +142,17 @@ class qa_freq_xlating_fir_filter(flowgraph_test):
         tb.wait()
         self.assertAlmostEqual(block.center_freq(), 12e3)
 
+    def test_set_decimation_turns_the_rotation_with_it(self):
+        # The outputs' rotation advances by the decimation's worth of input per output: after
+        # set_decimation() as for a block built with that decimation.
+        data = self.random(np.complex64, 200_000)
+        taps = list(filter.firdes.low_pass(1, SAMPLE_RATE, 40e3, 20e3))
+        block = cuda.freq_xlating_fir_filter_ccf(1, taps, 201_003.1, SAMPLE_RATE)
+        block.set_decimation(4)
+        got, _ = self.run_block(block, data)
+        self.assertEqual(len(got), len(data) // 4)
+        self.assertLess(relative_error(got, exact(data, taps, 4, 201_003.1)), TOLERANCE)
+
     def test_set_taps_keeps_the_frequency(self):
         block = cuda.freq_xlating_fir_filter_ccf(1, [1.0, 2.0], 5e3, SAMPLE_RATE)
         block.set_taps([3.0, 4.0, 5.0])

@@ -34,6 +34,7 @@ BAD_MESSAGES = {
     "nan inc": (cmd(inc=pmt.from_double(float("nan"))), '"inc" must be finite, got nan'),
     "inf inc": (cmd(inc=pmt.from_double(float("inf"))), '"inc" must be finite, got inf'),
     "-inf inc": (cmd(inc=pmt.from_double(float("-inf"))), '"inc" must be finite, got -inf'),
+    "inc beyond a float": (cmd(inc=pmt.from_double(1e300)), '"inc" must be finite, got 1e+300'),
     "not a dict": (pmt.from_double(0.1), "not a PMT dict (0.1)"),
     "pair": (pmt.cons(pmt.intern("inc"), pmt.from_double(0.1)), "not a PMT dict ((inc . 0.1))"),
     "no inc": (cmd(freq=pmt.from_double(0.1)), 'no "inc"'),

@@ -14,6 +14,7 @@
 #include <gnuradio/sync_block.h>
 #include <grcuda.h>
 #include <cstdint>
+#include <exception>
 #include <vector>
 
 namespace gr {
@@ -173,6 +174,10 @@ private:
  * work() only launches kernels on stream(); this class reports the consumption to the
  * buffers before GNU Radio frees the items, exactly as the sync block itself consumes,
  * with one event for the reads and the posts of the call (end_work()).
+ *
+ * An exception from work() (a libgrcuda error) is logged through the block's logger and
+ * ends the block (WORK_DONE), which ends the flowgraph: GNU Radio 3.10 would log it and
+ * end only the block's thread, leaving every other block waiting forever.
  */
 template <class Interface>
 class cuda_sync_block : public cuda_block<Interface>
@@ -188,16 +193,22 @@ public:
                  gr_vector_const_void_star& input_items,
                  gr_vector_void_star& output_items) override
     {
-        this->read_from_mirrors(input_items);
-        const int produced = this->work(noutput_items, input_items, output_items);
-        if (produced > 0) {
-            // What sync_block, sync_decimator and sync_interpolator each consume.
-            const int consumed =
-                this->fixed_rate_noutput_to_ninput(produced) - (this->history() - 1);
-            this->end_work(consumed);
-            this->consume_each(consumed);
+        try {
+            this->read_from_mirrors(input_items);
+            const int produced = this->work(noutput_items, input_items, output_items);
+            if (produced > 0) {
+                // What sync_block, sync_decimator and sync_interpolator each consume.
+                const int consumed =
+                    this->fixed_rate_noutput_to_ninput(produced) - (this->history() - 1);
+                this->end_work(consumed);
+                this->consume_each(consumed);
+            }
+            return produced;
+        } catch (const std::exception& error) {
+            this->d_logger->error("{}; the block stops, which ends the flowgraph",
+                                  error.what());
+            return gr::block::WORK_DONE;
         }
-        return produced;
     }
 };
 
