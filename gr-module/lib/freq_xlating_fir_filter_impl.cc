@@ -147,19 +147,24 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
     const pmt::pmt_t& message)
 {
     // As GNU Radio: a dict with "freq", or a pair whose cdr is the frequency; anything
-    // else is ignored.
+    // else is ignored (GNU Radio says nothing; a warning here says why).
     pmt::pmt_t value = pmt::PMT_NIL;
     if (pmt::is_dict(message) && pmt::dict_has_key(message, pmt::intern("freq"))) {
         value = pmt::dict_ref(message, pmt::intern("freq"), pmt::PMT_NIL);
     } else if (pmt::is_pair(message)) {
         value = pmt::cdr(message);
     }
-    if (pmt::is_real(value)) {
-        try {
-            set_center_freq(pmt::to_double(value));
-        } catch (const std::invalid_argument& refused) {
-            this->d_logger->warn("freq message ignored: {}", refused.what());
-        }
+    if (!pmt::is_real(value)) {
+        this->d_logger->warn(
+            "freq message ignored: expected a PMT dict with \"freq\" or a "
+            "pair whose cdr is the frequency in Hz, got {}",
+            pmt::write_string(message));
+        return;
+    }
+    try {
+        set_center_freq(pmt::to_double(value));
+    } catch (const std::invalid_argument& refused) {
+        this->d_logger->warn("freq message ignored: {}", refused.what());
     }
 }
 

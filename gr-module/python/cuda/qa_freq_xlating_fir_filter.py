@@ -23,7 +23,7 @@ import pmt
 from gnuradio import blocks, filter, gr
 
 from gnuradio import cuda
-from qa_support import convolve, flowgraph_test, relative_error, tag, tag_list
+from qa_support import captured_log, convolve, flowgraph_test, relative_error, tag, tag_list
 
 TOLERANCE = 1e-5
 SAMPLE_RATE = 1e6
@@ -132,15 +132,24 @@ class qa_freq_xlating_fir_filter(flowgraph_test):
         tb = gr.top_block()
         tb.connect(blocks.null_source(gr.sizeof_gr_complex), block, blocks.null_sink(gr.sizeof_gr_complex))
         tb.start()
-        for ignored in (pmt.intern("not a frequency"), pmt.cons(pmt.intern("freq"), pmt.intern("fast")), pmt.PMT_NIL):
-            block._post(pmt.intern("freq"), ignored)
-        block._post(pmt.intern("freq"), pmt.cons(pmt.intern("freq"), pmt.from_double(12e3)))
-        deadline = time.monotonic() + 30
-        while block.center_freq() != 12e3 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        tb.stop()
-        tb.wait()
+        ignored = (pmt.intern("not a frequency"), pmt.cons(pmt.intern("freq"), pmt.intern("fast")), pmt.PMT_NIL)
+        with captured_log() as log:
+            for message in ignored:
+                block._post(pmt.intern("freq"), message)
+            block._post(pmt.intern("freq"), pmt.cons(pmt.intern("freq"), pmt.from_double(12e3)))
+            deadline = time.monotonic() + 30
+            while block.center_freq() != 12e3 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            tb.stop()
+            tb.wait()
         self.assertAlmostEqual(block.center_freq(), 12e3)
+        # Each is warned of with what was expected (GNU Radio's block ignores them in silence).
+        for message in ignored:
+            self.assertIn(
+                'freq message ignored: expected a PMT dict with "freq" or a pair whose cdr is the frequency in Hz, '
+                "got " + pmt.write_string(message),
+                log.text,
+            )
 
     def test_set_decimation_turns_the_rotation_with_it(self):
         # The outputs' rotation advances by the decimation's worth of input per output: after

@@ -7,9 +7,6 @@
 the same output however the stream is split, set_phase_inc, and the cmd port's scheduled
 updates with their rot_phase_inc tags, and malformed cmd messages warned of and ignored."""
 
-import os
-import sys
-import tempfile
 import threading
 import time
 
@@ -17,7 +14,7 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import cuda
-from qa_support import assert_relative, flowgraph_test
+from qa_support import assert_relative, captured_log, flowgraph_test
 
 
 def cmd(**entries):
@@ -48,31 +45,6 @@ BAD_MESSAGES = {
         '"offset" is x, not a non-negative integer',
     ),
 }
-
-
-class captured_log:
-    """What the process writes to file descriptors 1 and 2 meanwhile: GNU Radio's console log
-    (stdout by default), shown again afterwards."""
-
-    def __enter__(self):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self.file = tempfile.TemporaryFile()
-        self.saved = [os.dup(1), os.dup(2)]
-        os.dup2(self.file.fileno(), 1)
-        os.dup2(self.file.fileno(), 2)
-        return self
-
-    def __exit__(self, *_):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        for fd, saved in zip((1, 2), self.saved):
-            os.dup2(saved, fd)
-            os.close(saved)
-        self.file.seek(0)
-        self.text = self.file.read().decode(errors="replace")
-        self.file.close()
-        os.write(1, self.text.encode())
 
 
 def float32_angle(phase_inc):

@@ -7,10 +7,14 @@ flowgraph_test: a time limit per test, so that a flowgraph that hangs fails its 
 of stalling the whole run, and a seeded random generator with the data types blocks take.
 cpu_comparison_test adds running data through a block and GNU Radio's CPU counterpart.
 The rest: GNU Radio's vector sources and sinks by data type, collecting a source's output,
-and tags written and read as plain tuples.
+and tags written and read as plain tuples, and the process's console output captured
+(captured_log, for what GNU Radio's logger writes).
 """
 
+import os
 import signal
+import sys
+import tempfile
 
 import numpy as np
 import pmt
@@ -186,3 +190,28 @@ def assert_relative(test, got, want, message=""):
     test.assertEqual(len(got), len(want), message)
     scale = max(float(np.sqrt(np.mean(np.abs(want) ** 2))), 1e-30)
     test.assertLess(float(np.max(np.abs(got - want), initial=0.0)) / scale, 1e-5, message)
+
+
+class captured_log:
+    """What the process writes to file descriptors 1 and 2 meanwhile: GNU Radio's console log
+    (stdout by default), shown again afterwards."""
+
+    def __enter__(self):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.file = tempfile.TemporaryFile()
+        self.saved = [os.dup(1), os.dup(2)]
+        os.dup2(self.file.fileno(), 1)
+        os.dup2(self.file.fileno(), 2)
+        return self
+
+    def __exit__(self, *_):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        self.file.seek(0)
+        self.text = self.file.read().decode(errors="replace")
+        self.file.close()
+        os.write(1, self.text.encode())
