@@ -38,10 +38,11 @@ Who does what, per work() call (the block's GNU Radio thread):
    a whole number, or over what the call was given raises, before GNU Radio sees it.
 4. Before items are consumed, the buffer learns that the work reading them is enqueued
    (the gateway's consume() reports it), so a writer upstream never overwrites them early.
-5. An exception in work() or forecast(), or a result the scheduler cannot use (checked as
-   work()'s and forecast()'s results are), is logged with its traceback through the block's
-   logger and ends the block (WORK_DONE), which ends the flowgraph instead of leaving it
-   hanging; the exception stays in the block's `error` attribute.
+5. An exception in work(), forecast() or a message handler, or a result the scheduler
+   cannot use (checked as work()'s and forecast()'s results are), is logged with its
+   traceback through the block's logger and ends the block (WORK_DONE, at the next call
+   after a message handler's), which ends the flowgraph instead of leaving it hanging; the
+   exception stays in the block's `error` attribute.
 
 Each block runs on one device, its constructor's `device` argument (a CUDA ordinal, or
 default_device: [cuda] device / $GRCUDA_DEVICE): its stream, its output buffers and the
@@ -338,7 +339,7 @@ class gpu_block(kept_alive):
             outputs = [arrays(address, noutput_items) for arrays, address in zip(self._output_arrays, output_addresses)]
             with self._stream_context:
                 result = self.work(inputs, outputs)
-            if type(result) is int and 0 <= result <= noutput_items:
+            if type(result) is int and 0 <= result <= noutput_items and result % self._interp == 0:
                 return result
             return self._checked_result(result, noutput_items, False)
         except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
@@ -354,6 +355,17 @@ class gpu_block(kept_alive):
         except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "work()")
             return _WORK_DONE
+
+    def handle_message(self, handler_name, message):
+        """Called by the gateway (C++) for each message to a port with a handler
+        (set_msg_handler()): an exception in the handler ends the block as one in work()
+        does, where it would end only the message thread and leave the flowgraph running."""
+        if self.error is not None:
+            return
+        try:
+            getattr(self, handler_name)(message)
+        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
+            self._fail(error, f"the message handler {handler_name}()")
 
     def _fail(self, error, where):
         self.error = error
@@ -428,6 +440,12 @@ class gpu_block(kept_alive):
             raise ValueError(
                 f"{self.name()}: {method} returned {result}; return a number of items "
                 f"(0 to {noutput_items}) or WORK_DONE" + (" or WORK_CALLED_PRODUCE" if general else "")
+            )
+        if not general and result > 0 and result % self._interp:
+            # The gateway consumes result / interp input items: the rest would be lost.
+            raise ValueError(
+                f"{self.name()}: {method} returned {result} items, not a multiple of interp "
+                f"{self._interp}; an interpolating block makes interp outputs per input item"
             )
         return result
 

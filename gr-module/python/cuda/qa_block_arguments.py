@@ -221,6 +221,8 @@ def cpp_bad_arguments():
         cases += [
             refused(block, "numchans", "between 1 and 2^16, got 0", lambda m=make: m(0, [1.0])),
             refused(block, "numchans", "got 65537", lambda m=make: m(MAX_PORTS + 1, [1.0])),
+            # GNU Radio's prototype design crashes the process for one channel.
+            refused(block, "numchans", "1 needs taps", lambda m=make: m(1)),
             refused(
                 block,
                 "oversample_rate",

@@ -90,6 +90,17 @@ class well_counted(cuda.basic_block):
         return 0 if form == 1 else gr.WORK_CALLED_PRODUCE
 
 
+class short_interpolator(cuda.interp_block):
+    """Repeats each input 3 times but returns one item short of a whole input's outputs."""
+
+    def __init__(self):
+        cuda.interp_block.__init__(self, "short_interpolator", [np.float32], [np.float32], 3)
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = self.xp.repeat(input_items[0], 3)
+        return len(output_items[0]) - 1
+
+
 class qa_python_block_counts(flowgraph_test):
     time_limit = 60
 
@@ -134,6 +145,17 @@ class qa_python_block_counts(flowgraph_test):
                 # Nothing of the failing call reaches the sink: at most the items of the
                 # calls before it, none invented.
                 self.assertEqual(len(out), 0)
+
+    def test_an_interpolator_returning_part_of_an_input_ends_the_flowgraph(self):
+        # The gateway consumes returned / interp input items: a remainder would lose its
+        # input's other outputs.
+        block = short_interpolator()
+        _, out = self.run_block(block)
+        self.assertIsInstance(block.error, ValueError)
+        self.assertRegex(
+            str(block.error), r"^short_interpolator: work\(\) returned \d+ items, not a multiple of interp 3"
+        )
+        self.assertEqual(len(out), 0)
 
     def test_right_counts_in_every_allowed_form_run(self):
         block = well_counted()

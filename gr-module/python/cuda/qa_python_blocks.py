@@ -192,6 +192,22 @@ class failing(cuda.sync_block):
         return len(output_items[0]) + 1
 
 
+class failing_handler(cuda.sync_block):
+    """A copy whose message handler raises."""
+
+    def __init__(self):
+        cuda.sync_block.__init__(self, "failing_handler", [np.float32], [np.float32])
+        self.message_port_register_in(pmt.intern("command"))
+        self.set_msg_handler(pmt.intern("command"), self.handle_command)
+
+    def handle_command(self, message):
+        raise KeyError(f"no such command: {pmt.write_string(message)}")
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = input_items[0]
+        return len(output_items[0])
+
+
 class failing_forecast(cuda.basic_block):
     def __init__(self):
         cuda.basic_block.__init__(self, "failing_forecast", [np.float32], [np.float32])
@@ -428,6 +444,16 @@ class qa_python_blocks(flowgraph_test):
             tb.run()
             self.assertIsInstance(block.error, error)
             self.assertRegex(str(block.error), message)
+
+    def test_an_exception_in_a_message_handler_ends_the_flowgraph(self):
+        block = failing_handler()
+        tb = gr.top_block()
+        tb.connect(blocks.null_source(4), block, blocks.null_sink(4))
+        tb.start()
+        block._post(pmt.intern("command"), pmt.intern("launch"))
+        tb.wait()  # the time limit fails the test if this hangs
+        self.assertIsInstance(block.error, KeyError)
+        self.assertIn("no such command: launch", str(block.error))
 
     def test_io_signature_with_a_port_range_and_cpu_signatures_refused(self):
         class any_inputs(cuda.sync_block):

@@ -62,6 +62,11 @@ class qa_sig_source_cupy(flowgraph_test):
         self.assert_bits_equal(samples(ours, 50_000, np.complex64), samples(theirs, 50_000, np.complex64))
         ours._handle_command(pmt.to_pmt({"freq": 100.0, "ampl": 2.0}))
         self.assertEqual((ours.frequency(), ours.amplitude()), (100.0, 2.0))
+        # Messages that are not dicts of known keys are warned of and ignored; PMT_NIL (an
+        # empty dict to pmt.is_dict()) ended GNU Radio's block's thread.
+        for ignored in (pmt.PMT_NIL, pmt.from_double(5.0), pmt.to_pmt({"freq": "fast"}), pmt.to_pmt({"bogus": 1})):
+            ours._handle_command(ignored)
+        self.assertEqual((ours.frequency(), ours.amplitude()), (100.0, 2.0))
 
     def test_unsupported_type_is_refused(self):
         with self.assertRaisesRegex(ValueError, "complex64 or float32"):

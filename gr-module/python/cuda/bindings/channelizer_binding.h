@@ -14,22 +14,32 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <memory>
+#include <string>
 #include <vector>
 
 template <class Block>
 void bind_channelizer(pybind11::module& m, const char* name, const char* documentation)
 {
     namespace py = pybind11;
-    auto make = [](unsigned numchans,
-                   py::object taps,
-                   float oversample_rate,
-                   double atten,
-                   int device) {
+    const std::string block = std::string("cuda.") + name;
+    auto make = [block](unsigned numchans,
+                        py::object taps,
+                        float oversample_rate,
+                        double atten,
+                        int device) {
         std::vector<float> prototype;
         if (!taps.is_none()) {
             prototype = taps.cast<std::vector<float>>();
         }
-        if (prototype.empty() && numchans > 0) {
+        if (prototype.empty() && numchans == 1) {
+            // GNU Radio's design puts the stop band at 0.6 of a channel, beyond the
+            // Nyquist frequency of one channel: its remez fails and the process crashes.
+            throw py::value_error(block +
+                                  ": numchans 1 needs taps: GNU Radio's prototype design "
+                                  "(pass band 0.4, stop band 0.6 of a channel) fails for "
+                                  "one channel");
+        }
+        if (prototype.empty() && numchans > 1) {
             py::object channelizer =
                 py::module::import("gnuradio.filter.pfb").attr("channelizer_ccf");
             prototype = channelizer.attr("create_taps")(numchans, atten)

@@ -283,7 +283,7 @@ private:
             return;
         }
         py::gil_scoped_acquire acquire;
-        d_py_handle.attr(handler->second.c_str())(msg);
+        d_py_handle.attr("handle_message")(handler->second, msg);
     }
 
     // Not a reference: the Python block holds this gateway (as with GNU Radio's gateway,

@@ -106,10 +106,12 @@ class sig_source_cupy(sync_block):
             "offset": self.set_offset,
             "phase": self.set_phase,
         }
-        if not pmt.is_dict(message):
+        # PMT_NIL is an empty dict to pmt.is_dict(), and None to pmt.to_python().
+        entries = pmt.to_python(message) if pmt.is_dict(message) else None
+        if not isinstance(entries, dict):
             self.logger.warn(f"cmd: expected a dict with keys {sorted(commands)}, got {message}")
             return
-        for key, value in pmt.to_python(message).items():
+        for key, value in entries.items():
             if key in commands:
                 try:
                     commands[key](value)
