@@ -88,6 +88,11 @@ def io_signature(min_ports, max_ports, types):
     than types given, the last type repeats, as with gr.py_io_signature.
     """
     types = [numpy.dtype(t) for t in types]
+    for t in types:
+        if t.hasobject:
+            raise ValueError(f"io_signature: {t} holds Python objects, which device memory cannot; use a numeric dtype")
+        if t.itemsize == 0:
+            raise ValueError(f"io_signature: {t} has no size (a vlen of 0?); give each port a vlen of at least 1")
     signature = gr.py_io_signature(min_ports, max_ports, types)
     sizes = [t.itemsize for t in types] or [0]
     # gr.py_io_signature's gr_io_signature() gives no buffer type (3.10 has no argument for
@@ -186,6 +191,17 @@ class gpu_block(kept_alive):
         if self.xp is not numpy:
             self._stream = self.xp.cuda.ExternalStream(self._context.stream_handle(), device_id=self._device)
         self._stream_context = self._stream if self._stream is not None else contextlib.nullcontext()
+
+    def __getattr__(self, name):
+        """The gateway's (C++) methods, as gr.gateway_block passes them through; before
+        __init__ made the gateway, a clear error (gr.gateway_block's own check recurses)."""
+        gateway = self.__dict__.get("gateway")
+        if gateway is None:
+            raise AttributeError(
+                f"{type(self).__name__}.{name}: the block is not made yet; call the base class's "
+                f"__init__ (e.g. cuda.sync_block.__init__(self, ...)) first in {type(self).__name__}.__init__"
+            )
+        return getattr(gateway, name)
 
     def in_sig(self):
         return self._in_sig

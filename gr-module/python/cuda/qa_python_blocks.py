@@ -476,6 +476,19 @@ class qa_python_blocks(flowgraph_test):
         np.testing.assert_array_equal(sink.data(), data * 2)
         with self.assertRaisesRegex(TypeError, "cuda.io_signature"):
             scale.__bases__[0].__init__(scale.__new__(scale), "x", gr.py_io_signature(1, 1, [np.float32]), None)
+        # Types device memory cannot hold are refused when the block is made, not at its
+        # first call.
+        with self.assertRaisesRegex(ValueError, "Python objects"):
+            cuda.sync_block("objects", [object], [np.float32])
+        with self.assertRaisesRegex(ValueError, "a vlen of at least 1"):
+            cuda.sync_block("no size", [(np.float32, 0)], [np.float32])
+
+        class unmade(cuda.sync_block):
+            def __init__(self):
+                self.set_history(3)  # before the base class's __init__
+
+        with self.assertRaisesRegex(AttributeError, r"unmade.set_history: the block is not made yet; call the base"):
+            unmade()
 
     def test_missing_cupy_on_a_gpu_is_a_clear_error(self):
         from gnuradio.cuda import arrays
