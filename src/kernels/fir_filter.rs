@@ -338,7 +338,10 @@ struct RowsTile {
 ///   R = 3 (complex samples) and 5 (float) win up to decimation 16, float R = 3 up to 32;
 ///   above those the tile's rows no longer fit enough threads, and R = 1 wins;
 /// - R = 1 only for phases of at most 16 taps (complex samples at decimations 4 to 7, float
-///   from 8) or 32 (complex from 8): longer phases are the tiles' register windows' ground.
+///   from 8) or 32 (complex from 8): longer phases are the tiles' register windows' ground;
+/// - several slots of float samples from decimation 7: below, the tiles are faster (an
+///   H100, 2026-12-07: resamplers fff 4/5 and 2/5 ran 27% and 12% slower on the rows, 2/7
+///   and 3/8 7% and 24% faster; complex samples 18-53% faster at every ratio measured).
 ///
 /// Shared memory holds every slot's taps, phase by phase (each phase as many as phase 0,
 /// rounded up to 16 bytes in all), then the tile's rows of `decimation` items, an odd number of
@@ -347,10 +350,10 @@ struct RowsTile {
 /// at the chosen R, else at the next smaller R.
 fn rows_tile(types: FirTypes, tap_count: usize, decimation: usize, slots: Slots) -> Option<RowsTile> {
     let slot_count = usize::try_from(slots.interpolation).ok()?;
-    if decimation < 4 || slot_count > MOST_ROWS_SLOTS {
+    let complex = types.complex_samples();
+    if decimation < 4 || slot_count > MOST_ROWS_SLOTS || (slot_count > 1 && !complex && decimation < 7) {
         return None;
     }
-    let complex = types.complex_samples();
     let most_outputs_per_thread = match (complex, decimation) {
         (true, ..=16) => 3,
         (false, ..=16) => 5,
@@ -748,6 +751,16 @@ mod tests {
         );
         assert_eq!(rows_tile(FirTypes::Ccc, 64, 16, Slots::rational_resampler(MOST_ROWS_SLOTS + 1, 0)), None);
         assert_eq!(rows_tile(FirTypes::Ccc, 64, 3, Slots::rational_resampler(3, 0)), None);
+        // Several slots of float samples: the tiles below decimation 7.
+        assert_eq!(rows_tile(FirTypes::Fff, 42 * 5, 5, Slots::rational_resampler(4, 0)), None);
+        assert_eq!(
+            rows_tile(FirTypes::Ccf, 42 * 5, 5, Slots::rational_resampler(4, 0)).map(|tile| tile.outputs_per_thread),
+            Some(3)
+        );
+        assert_eq!(
+            rows_tile(FirTypes::Fff, 115 * 7, 7, Slots::rational_resampler(2, 0)).map(|tile| tile.outputs_per_thread),
+            Some(5)
+        );
         assert_eq!(rows_tile(FirTypes::Ccc, 4000, 200, Slots::FIR_FILTER), None);
         assert_eq!(rows_tile(FirTypes::Ccc, 12_800, 8, Slots::FIR_FILTER), None);
         // Every tile fits one block's shared memory.
