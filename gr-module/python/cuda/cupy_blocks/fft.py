@@ -30,7 +30,13 @@ class fft_cupy(sync_block):
 
     def __init__(self, fft_size, forward=True, window=None, shift=False, real_input=False, device=default_device):
         fft_size = checked_count("fft_cupy", "fft_size", fft_size, 1, MAX_FFT_SIZE)
-        taps = numpy.asarray([] if window is None else window, numpy.float32).ravel()
+        try:
+            taps = numpy.asarray([] if window is None else window)
+            if numpy.iscomplexobj(taps) or taps.ndim > 1:
+                raise TypeError(f"{taps.ndim}-dimensional {taps.dtype} taps")
+            taps = taps.astype(numpy.float32)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"fft_cupy: window must be a list of fft_size real taps, or none ({error})") from None
         if len(taps) not in (0, fft_size):
             raise ValueError(f"fft_cupy: window must have fft_size ({fft_size}) taps, or none, got {len(taps)}")
         if not numpy.isfinite(taps).all():
