@@ -102,6 +102,9 @@ fn peer_access_allowed() -> Result<bool> {
 impl Device {
     /// Opens device `ordinal` on the chosen backend.
     pub fn open(ordinal: usize, choice: BackendChoice) -> Result<Device> {
+        // A bad value is refused where the other settings are, when the first device is
+        // opened, rather than at the first edge between two devices.
+        peer_access_allowed()?;
         match resolve_backend(choice)? {
             Backend::Simulated => Self::open_simulated(ordinal),
             Backend::Cuda => Self::open_cuda(ordinal),

@@ -95,4 +95,6 @@ fn readers_without_peer_access_read_a_mirror() {
     unsafe { std::env::set_var("GRCUDA_PEER_ACCESS", "some") };
     let error = first.can_be_read_by(&second).unwrap_err();
     assert!(error.to_string().contains("GRCUDA_PEER_ACCESS=\"some\" is refused"), "{error}");
+    let error = Device::open(0, BackendChoice::Simulated).unwrap_err();
+    assert!(error.to_string().contains("GRCUDA_PEER_ACCESS=\"some\" is refused"), "{error}");
 }
