@@ -240,9 +240,11 @@ bool cuda_buffer::do_allocate_buffer(size_t /* final_nitems */, size_t sizeof_it
         // Not std::bad_alloc, which GNU Radio retries the same way and then reports
         // without a word on what or why.
         throw std::runtime_error(
-            "gr-cuda: cannot allocate the ring of " + d_name + " (" +
+            "gr-cuda: cannot allocate the ring of " + d_name + " (at least " +
             std::to_string(ring_items) + " items of " + std::to_string(sizeof_item) +
-            " bytes on device " + std::to_string(device_ordinal(d_device_ordinal)) +
+            " bytes, rounded up to a multiple of the item size and of the allocation "
+            "granularity, on device " +
+            std::to_string(device_ordinal(d_device_ordinal)) +
             "): " + grcuda_last_error_message() +
             ". Fix: smaller items (vector lengths), fewer GPU blocks on that device, a "
             "smaller set_min_output_buffer or set_max_noutput_items on the writer, or a "
