@@ -22,7 +22,8 @@ namespace cuda {
  * applied decimation, and work() applies a new one at the start of a call
  * (new_decimation(), decimation_applied()), then returns 0 so that the scheduler asks
  * again. A decimation of 0, which set_decimation() leaves behind when GNU Radio refuses
- * it, is never applied. All of this runs on the block's thread.
+ * it, is never applied. All of this runs on the block's thread, or on the control thread
+ * while the flowgraph is stopped (the filters also apply changes in check_topology()).
  */
 template <class Interface>
 class cuda_sync_decimator : public cuda_sync_block<Interface>
