@@ -62,16 +62,6 @@ public:
             input_items[0], output_items[0], noutput_items, this->nitems_written(0));
     }
 
-    //! GNU Radio checks every block's topology before it makes the buffers of a run:
-    //! changes made while the flowgraph was stopped apply here, so that the run's buffers
-    //! start with the history they need (no shift of the output).
-    bool check_topology(int ninputs, int noutputs) override
-    {
-        gr::thread::scoped_lock guard(this->d_setlock);
-        apply_changes();
-        return cuda_sync_decimator<Interface>::check_topology(ninputs, noutputs);
-    }
-
 protected:
     //! \p method: GRCUDA_FIR_AUTOMATIC (fir_filter) or GRCUDA_FIR_FFT_WHOLE_SEGMENTS
     //! (fft_filter, which then asks GNU Radio for whole segments).
@@ -91,8 +81,8 @@ protected:
 
 private:
     //! Applies set_decimation(), set_taps() and set_output_multiple() made since the last
-    //! call (under d_setlock); whether anything changed.
-    bool apply_changes()
+    //! call.
+    bool apply_changes() override
     {
         bool changed = false;
         if (this->output_multiple() != d_output_multiple) {

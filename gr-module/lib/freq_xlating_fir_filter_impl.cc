@@ -189,16 +189,6 @@ bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::apply_changes()
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
-bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::check_topology(int ninputs,
-                                                                      int noutputs)
-{
-    gr::thread::scoped_lock guard(this->d_setlock);
-    apply_changes();
-    return cuda_sync_decimator<
-        freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>::check_topology(ninputs, noutputs);
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
 int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
     int noutput_items,
     gr_vector_const_void_star& input_items,

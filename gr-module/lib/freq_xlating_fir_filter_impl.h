@@ -34,14 +34,10 @@ public:
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
 
-    //! Changes made while the flowgraph was stopped apply here, before GNU Radio makes
-    //! the next run's buffers, so that they start with the history the new filter needs.
-    bool check_topology(int ninputs, int noutputs) override;
-
 private:
     //! Applies set_decimation(), set_taps() and set_center_freq() made since the last
-    //! call (under d_setlock); whether anything changed.
-    bool apply_changes();
+    //! call.
+    bool apply_changes() override;
     //! GNU Radio's band-pass taps for the center frequency, the rotation's increment and
     //! its phase correction for the change of frequency.
     std::vector<gr_complex> composite_taps();

@@ -22,8 +22,11 @@ namespace cuda {
  * applied decimation, and work() applies a new one at the start of a call
  * (new_decimation(), decimation_applied()), then returns 0 so that the scheduler asks
  * again. A decimation of 0, which set_decimation() leaves behind when GNU Radio refuses
- * it, is never applied. All of this runs on the block's thread, or on the control thread
- * while the flowgraph is stopped (the filters also apply changes in check_topology()).
+ * it, is never applied. Changes made while the flowgraph is stopped apply in
+ * check_topology(), which GNU Radio calls before the next run makes its buffers, so that
+ * they start with the history the new filter needs. The block's apply_changes() applies
+ * them (under d_setlock, which GNU Radio also holds around work()): on the block's
+ * thread, or on the control thread while the flowgraph is stopped.
  */
 template <class Interface>
 class cuda_sync_decimator : public cuda_sync_block<Interface>
@@ -53,7 +56,18 @@ public:
                static_cast<int>(this->history()) - 1;
     }
 
+    bool check_topology(int ninputs, int noutputs) override
+    {
+        gr::thread::scoped_lock guard(this->d_setlock);
+        apply_changes();
+        return cuda_sync_block<Interface>::check_topology(ninputs, noutputs);
+    }
+
 protected:
+    //! Applies what the block's setters changed since the last call (a new decimation
+    //! among them); whether anything changed, so that work() returns 0.
+    virtual bool apply_changes() = 0;
+
     //! The decimation set_decimation() asked for since the filter was built, or 0 when
     //! there is none to apply.
     unsigned new_decimation() const
