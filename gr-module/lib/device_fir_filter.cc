@@ -5,6 +5,7 @@
 
 #include "device_fir_filter.h"
 #include <gnuradio/cuda/device.h>
+#include <algorithm>
 
 namespace gr {
 namespace cuda {
@@ -61,12 +62,16 @@ grcuda_status set(grcuda_fir_filter* filter, const std::vector<float>& taps)
 } // namespace
 
 template <class IN_T, class TAP_T>
-device_fir_filter<IN_T, TAP_T>::device_fir_filter(const grcuda_stream* stream,
+device_fir_filter<IN_T, TAP_T>::device_fir_filter(const grcuda_device* device,
+                                                  const grcuda_stream* stream,
                                                   unsigned decimation,
                                                   uint32_t method,
                                                   const std::vector<TAP_T>& taps,
                                                   std::string owner)
-    : d_stream(stream), d_method(method), d_owner(std::move(owner))
+    : d_stream(stream),
+      d_method(method),
+      d_behind_zeros(device, stream, owner + " history"),
+      d_owner(std::move(owner))
 {
     set_decimation(decimation, taps);
 }
@@ -78,6 +83,7 @@ void device_fir_filter<IN_T, TAP_T>::set_decimation(unsigned decimation,
     grcuda_fir_filter* filter = nullptr;
     check(make(d_stream, IN_T(), decimation, d_method, taps, &filter), d_owner.c_str());
     d_filter.reset(filter);
+    d_decimation = decimation;
 }
 
 template <class IN_T, class TAP_T>
@@ -99,7 +105,26 @@ int device_fir_filter<IN_T, TAP_T>::output_multiple() const
 }
 
 template <class IN_T, class TAP_T>
+const void* device_fir_filter<IN_T, TAP_T>::behind_zeros(const void* input,
+                                                         unsigned missing,
+                                                         int noutputs)
+{
+    const size_t items = history() + static_cast<size_t>(noutputs - 1) * d_decimation;
+    d_behind_zeros.reserve(items * sizeof(IN_T));
+    char* copy = d_behind_zeros.data_as<char>();
+    check(grcuda_stream_memset_async(d_stream, copy, 0, missing * sizeof(IN_T)),
+          d_owner.c_str());
+    check(grcuda_stream_copy_async(d_stream,
+                                   copy + missing * sizeof(IN_T),
+                                   input,
+                                   (items - missing) * sizeof(IN_T)),
+          d_owner.c_str());
+    return copy;
+}
+
+template <class IN_T, class TAP_T>
 int device_fir_filter<IN_T, TAP_T>::filter(const void* input,
+                                           unsigned missing,
                                            void* output,
                                            int noutputs,
                                            uint64_t position,
@@ -107,6 +132,14 @@ int device_fir_filter<IN_T, TAP_T>::filter(const void* input,
                                            double start_phase,
                                            double phase_increment)
 {
+    if (missing > 0 && noutputs > 0) {
+        // The outputs that read the missing items: afterwards the buffer holds the
+        // history.
+        const int multiple = output_multiple();
+        const int reading = static_cast<int>((missing + d_decimation - 1) / d_decimation);
+        noutputs = std::min(noutputs, (reading + multiple - 1) / multiple * multiple);
+        input = behind_zeros(input, missing, noutputs);
+    }
     size_t produced = 0;
     const size_t outputs = static_cast<size_t>(noutputs);
     if (rotate) {

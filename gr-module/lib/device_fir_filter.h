@@ -6,6 +6,7 @@
 #ifndef INCLUDED_CUDA_DEVICE_FIR_FILTER_H
 #define INCLUDED_CUDA_DEVICE_FIR_FILTER_H
 
+#include "device_array.h"
 #include <gnuradio/gr_complex.h>
 #include <grcuda.h>
 #include <cstdint>
@@ -31,7 +32,8 @@ class device_fir_filter
 public:
     //! \p method is GRCUDA_FIR_AUTOMATIC, _DIRECT, _FFT or _FFT_WHOLE_SEGMENTS; \p owner
     //! names the block in errors.
-    device_fir_filter(const grcuda_stream* stream,
+    device_fir_filter(const grcuda_device* device,
+                      const grcuda_stream* stream,
                       unsigned decimation,
                       uint32_t method,
                       const std::vector<TAP_T>& taps,
@@ -49,9 +51,14 @@ public:
     int output_multiple() const;
 
     //! Enqueues up to \p noutputs outputs from stream position \p position (GNU Radio's
-    //! nitems_written); returns how many it enqueued. Complex outputs are multiplied by
-    //! e^(i (start_phase + j phase_increment)) when \p rotate.
+    //! nitems_written); returns how many it enqueued. \p input starts history() - 1 items
+    //! before the first new one, less the \p missing oldest ones, which the filter takes
+    //! as zeros (after a change of history while running, the buffer lacks them): then it
+    //! makes only the outputs that read them, through a copy of the input behind zeros.
+    //! Complex outputs are multiplied by e^(i (start_phase + j phase_increment)) when
+    //! \p rotate.
     int filter(const void* input,
+               unsigned missing,
                void* output,
                int noutputs,
                uint64_t position,
@@ -60,8 +67,13 @@ public:
                double phase_increment = 0);
 
 private:
+    //! A copy of \p input behind \p missing zeros, for \p noutputs outputs.
+    const void* behind_zeros(const void* input, unsigned missing, int noutputs);
+
     const grcuda_stream* const d_stream;
     const uint32_t d_method;
+    unsigned d_decimation = 1;
+    device_array d_behind_zeros;
     std::unique_ptr<grcuda_fir_filter, void (*)(grcuda_fir_filter*)> d_filter{
         nullptr, grcuda_fir_filter_free
     };

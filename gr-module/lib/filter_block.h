@@ -58,8 +58,12 @@ public:
         if (apply_changes()) {
             return 0; // the history (and output multiple) may have changed
         }
-        return d_filter.filter(
-            input_items[0], output_items[0], noutput_items, this->nitems_written(0));
+        const auto window = this->window_of(input_items[0], sizeof(IN_T));
+        return d_filter.filter(window.start,
+                               window.missing,
+                               output_items[0],
+                               noutput_items,
+                               this->nitems_written(0));
     }
 
 protected:
@@ -74,9 +78,10 @@ protected:
           d_name(arguments::filter_name<IN_T, TAP_T>(base)),
           d_method(method),
           d_taps(taps),
-          d_filter(this->stream(), decimation, method, taps, d_name)
+          d_filter(this->device(), this->stream(), decimation, method, taps, d_name)
     {
-        apply_shape();
+        this->reset_filter_history(d_filter.history());
+        apply_output_multiple();
     }
 
 private:
@@ -89,6 +94,7 @@ private:
             d_users_output_multiple = this->output_multiple();
             changed = true;
         }
+        const size_t tap_count = d_filter_tap_count;
         if (const unsigned decimation = this->new_decimation()) {
             d_filter.set_decimation(decimation, d_taps);
             this->decimation_applied(decimation);
@@ -99,14 +105,21 @@ private:
         }
         if (changed) {
             d_updated = false;
-            apply_shape();
+            d_filter_tap_count = d_taps.size();
+            // GNU Radio's fir_filter skips (or repeats) the change of its history, its
+            // tap count; its fft_filter keeps its own tail and stays aligned.
+            const long long skipped = d_method == GRCUDA_FIR_FFT_WHOLE_SEGMENTS
+                                          ? 0
+                                          : static_cast<long long>(d_filter_tap_count) -
+                                                static_cast<long long>(tap_count);
+            this->change_filter_history(d_filter.history(), skipped);
+            apply_output_multiple();
         }
         return changed;
     }
 
-    void apply_shape()
+    void apply_output_multiple()
     {
-        this->set_history(d_filter.history());
         long long multiple = d_users_output_multiple;
         if (d_method == GRCUDA_FIR_FFT_WHOLE_SEGMENTS) {
             const long long segment = d_filter.output_multiple();
@@ -135,6 +148,8 @@ private:
     const uint32_t d_method;
     std::vector<TAP_T> d_taps;
     bool d_updated = false;
+    //! The taps the filter runs with.
+    size_t d_filter_tap_count = d_taps.size();
     //! The output multiple the block set, and the one the user set (1 if none).
     int d_output_multiple = 1;
     int d_users_output_multiple = 1;

@@ -80,9 +80,14 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
       d_proto_taps(taps),
       d_center_freq(center_freq),
       d_sampling_freq(sampling_freq),
-      d_filter(this->stream(), decimation, GRCUDA_FIR_AUTOMATIC, composite_taps(), d_name)
+      d_filter(this->device(),
+               this->stream(),
+               decimation,
+               GRCUDA_FIR_AUTOMATIC,
+               composite_taps(),
+               d_name)
 {
-    this->set_history(d_filter.history());
+    this->reset_filter_history(d_filter.history());
     this->message_port_register_in(pmt::mp("freq"));
     this->set_msg_handler(pmt::mp("freq"), [this](const pmt::pmt_t& message) {
         this->handle_set_center_freq(message);
@@ -176,15 +181,20 @@ bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::apply_changes()
         return false;
     }
     // composite_taps() also turns the rotation's increment by the decimation.
+    const size_t tap_count = d_filter_tap_count;
     if (decimation != 0) {
         this->decimation_applied(decimation);
         d_filter.set_decimation(decimation, composite_taps());
     } else {
         d_filter.set_taps(composite_taps());
     }
+    d_filter_tap_count = d_proto_taps.size();
     d_freq_tag_pending = d_freq_tag_pending || d_updated;
     d_updated = false;
-    this->set_history(d_filter.history());
+    // GNU Radio's block skips (or repeats) the change of its history, its tap count.
+    this->change_filter_history(d_filter.history(),
+                                static_cast<long long>(d_filter_tap_count) -
+                                    static_cast<long long>(tap_count));
     return true;
 }
 
@@ -206,7 +216,9 @@ int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
                            this->alias_pmt());
         d_freq_tag_pending = false;
     }
-    const int produced = d_filter.filter(input_items[0],
+    const auto window = this->window_of(input_items[0], sizeof(IN_T));
+    const int produced = d_filter.filter(window.start,
+                                         window.missing,
                                          output_items[0],
                                          noutput_items,
                                          this->nitems_written(0),

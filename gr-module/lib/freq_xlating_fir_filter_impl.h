@@ -45,6 +45,8 @@ private:
 
     const std::string d_name;
     std::vector<TAP_T> d_proto_taps;
+    //! The taps the filter runs with.
+    size_t d_filter_tap_count = d_proto_taps.size();
     double d_center_freq;
     double d_prev_center_freq = 0;
     const double d_sampling_freq;

@@ -4,7 +4,8 @@
 #
 """cuda.fft_filter_ccc/ccf/fff against filter.fft_filter_xxx and an exact (float64)
 convolution on random data: every type, odd tap counts, decimations 1 to 7, tags, outputs
-that are the same bit for bit however the input arrives, new taps while running, restart.
+that are the same bit for bit however the input arrives, new taps while running (of another
+length too, with the output kept aligned as GNU Radio's), restart.
 
 Both blocks write whole segments of their FFT (their output multiple), so each holds back
 the outputs of its last, incomplete segment; GNU Radio's segments are shorter (an FFT of
@@ -18,7 +19,7 @@ import numpy as np
 from gnuradio import blocks, filter, gr
 
 from gnuradio import cuda
-from qa_support import convolve, flowgraph_test, relative_error, tag, tag_list
+from qa_support import convolve, flowgraph_test, new_taps_while_running, relative_error, tag, tag_list
 
 TOLERANCE = 1e-5  # relative to the output's norm
 TYPES = {
@@ -121,6 +122,32 @@ class qa_fft_filter(flowgraph_test):
         self.assertLess(switch, len(got) - 100_000, "the new taps never applied")
         self.assertLess(relative_error(got[:switch], with_old[:switch]), TOLERANCE)
         self.assertLess(relative_error(got[switch:], with_new[switch:]), TOLERANCE)
+
+    def test_taps_of_another_length_while_running_keep_the_stream_aligned(self):
+        # GNU Radio's fft_filter keeps its own tail, so new taps of another length leave
+        # the output aligned with the input: nothing skipped or repeated. It restarts from
+        # zeros (new_count - 1 outputs that match neither filter); the GPU block reads the
+        # past input it still holds and zeros before that, so at most as many. GNU Radio's
+        # block runs the same check.
+        data = self.samples(True, 2_000_000)
+        for old_count, new_count in ((257, 1025), (1025, 63)):
+            old, new = list(self.samples(True, old_count)), list(self.samples(True, new_count))
+            with_old, with_new = convolve(data, old), convolve(data, new)
+            for make in (cuda.fft_filter_ccc, filter.fft_filter_ccc):
+                with self.subTest(taps=(old_count, new_count), block=make.__module__):
+                    got = new_taps_while_running(make(1, old), data, new, 100_000, 3e6)
+                    # Whole segments: each block holds back at most its last one.
+                    self.assertGreater(len(got), len(data) - 8192)
+                    old_mismatched = np.flatnonzero(np.abs(got - with_old[: len(got)]) > 1e-4 * (1 + np.abs(got)))
+                    new_mismatched = np.flatnonzero(np.abs(got - with_new[: len(got)]) > 1e-4 * (1 + np.abs(got)))
+                    self.assertGreater(len(old_mismatched), 0, "the new taps never applied")
+                    old_end = int(old_mismatched[0])
+                    new_start = int(new_mismatched[-1]) + 1 if len(new_mismatched) else 0
+                    self.assertGreater(old_end, 90_000, "the new taps applied before set_taps")
+                    self.assertLess(new_start, len(got) - 100_000, "the output after the new taps is shifted")
+                    self.assertLessEqual(new_start - old_end, new_count - 1)
+                    self.assertLess(relative_error(got[:old_end], with_old[:old_end]), TOLERANCE)
+                    self.assertLess(relative_error(got[new_start:], with_new[new_start : len(got)]), TOLERANCE)
 
     def test_output_multiple_the_user_sets(self):
         # The block writes whole segments: a multiple the user sets joins the segment's

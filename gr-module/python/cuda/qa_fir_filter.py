@@ -5,7 +5,8 @@
 """cuda.fir_filter_ccc/ccf/fff against filter.fir_filter_xxx and an exact (float64)
 convolution on random data: every type, odd tap counts on both sides of the switch from dot
 products to overlap-save, decimations 1 to 16, lengths that are multiples of nothing, tags,
-call splits, new taps while running, and a restart."""
+call splits, new taps while running (of another length: shifted as GNU Radio shifts), and a
+restart."""
 
 import time
 
@@ -13,7 +14,14 @@ import numpy as np
 from gnuradio import blocks, filter, gr
 
 from gnuradio import cuda
-from qa_support import convolve, flowgraph_test, relative_error, tag, tag_list
+from qa_support import (
+    check_new_taps_shift_as_gnuradio,
+    convolve,
+    flowgraph_test,
+    relative_error,
+    tag,
+    tag_list,
+)
 
 TOLERANCE = 1e-5  # relative to the output's norm
 # GPU block, CPU block, source, sink, whether input and taps are complex
@@ -123,6 +131,17 @@ class qa_fir_filter(flowgraph_test):
                 self.assertGreater(switch, 40_000, "the new taps applied before set_taps")
                 self.assertLess(relative_error(got[:switch], with_old[:switch]), TOLERANCE)
                 self.assertLess(relative_error(got[switch:], with_new[switch:]), TOLERANCE)
+
+    def test_taps_of_another_length_while_running_shift_as_gnuradio(self):
+        # The GPU block skips what GNU Radio's skips, whatever history its own method needs
+        # (301 taps run overlap-save, 31 the direct form); GNU Radio's block runs the same
+        # check.
+        data = self.random(np.complex64, 400_000)
+        for make in (cuda.fir_filter_ccf, filter.fir_filter_ccf):
+            with self.subTest(block=make.__module__):
+                check_new_taps_shift_as_gnuradio(
+                    self, lambda taps: make(1, taps), np.float32, data, ((31, 301), (301, 31)), TOLERANCE
+                )
 
     def test_set_decimation_while_running(self):
         # GNU Radio's filters take set_decimation() between any two calls: the outputs after

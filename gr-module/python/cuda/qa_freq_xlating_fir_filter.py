@@ -23,7 +23,15 @@ import pmt
 from gnuradio import blocks, filter, gr
 
 from gnuradio import cuda
-from qa_support import captured_log, convolve, flowgraph_test, relative_error, tag, tag_list
+from qa_support import (
+    captured_log,
+    check_new_taps_shift_as_gnuradio,
+    convolve,
+    flowgraph_test,
+    relative_error,
+    tag,
+    tag_list,
+)
 
 TOLERANCE = 1e-5
 SAMPLE_RATE = 1e6
@@ -161,6 +169,21 @@ class qa_freq_xlating_fir_filter(flowgraph_test):
         got, _ = self.run_block(block, data)
         self.assertEqual(len(got), len(data) // 4)
         self.assertLess(relative_error(got, exact(data, taps, 4, 201_003.1)), TOLERANCE)
+
+    def test_taps_of_another_length_while_running_shift_as_gnuradio(self):
+        # The GPU block skips what GNU Radio's skips, whatever history its own method needs;
+        # GNU Radio's block runs the same check. At 0 Hz the filter is the taps alone.
+        data = self.random(np.complex64, 400_000)
+        for make in (cuda.freq_xlating_fir_filter_ccf, filter.freq_xlating_fir_filter_ccf):
+            with self.subTest(block=make.__module__):
+                check_new_taps_shift_as_gnuradio(
+                    self,
+                    lambda taps: make(1, taps, 0.0, SAMPLE_RATE),
+                    np.float32,
+                    data,
+                    ((31, 301), (301, 31)),
+                    TOLERANCE,
+                )
 
     def test_set_taps_keeps_the_frequency(self):
         block = cuda.freq_xlating_fir_filter_ccf(1, [1.0, 2.0], 5e3, SAMPLE_RATE)

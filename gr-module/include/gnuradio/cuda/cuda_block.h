@@ -197,9 +197,7 @@ public:
             this->read_from_mirrors(input_items);
             const int produced = this->work(noutput_items, input_items, output_items);
             if (produced > 0) {
-                // What sync_block, sync_decimator and sync_interpolator each consume.
-                const int consumed =
-                    this->fixed_rate_noutput_to_ninput(produced) - (this->history() - 1);
+                const int consumed = items_consumed(produced);
                 this->end_work(consumed);
                 this->consume_each(consumed);
             }
@@ -209,6 +207,16 @@ public:
                                   error.what());
             return gr::block::WORK_DONE;
         }
+    }
+
+protected:
+    //! The input items a call that produced \p produced items consumes from each port:
+    //! what sync_block, sync_decimator and sync_interpolator each consume. A block whose
+    //! kernels have not read as far as GNU Radio's history says (after a change of
+    //! history while running) consumes less until they have.
+    virtual int items_consumed(int produced)
+    {
+        return this->fixed_rate_noutput_to_ninput(produced) - (this->history() - 1);
     }
 };
 
