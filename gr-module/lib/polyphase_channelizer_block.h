@@ -137,12 +137,25 @@ public:
                                       std::to_string(entry));
             }
         }
+        if (!d_one_entry_per_channel && this->detail()) {
+            // Connected (running, or stopped with its ports kept): check_topology()
+            // checks the map again before a run with other connections.
+            require_map_covers(map.size(), this->detail()->noutputs());
+        }
         gr::thread::scoped_lock guard(this->d_setlock);
         d_channel_map = map;
         d_map_updated = true;
     }
 
     std::vector<int> channel_map() const override { return d_channel_map; }
+
+    bool check_topology(int ninputs, int noutputs) override
+    {
+        if (!d_one_entry_per_channel) {
+            require_map_covers(d_channel_map.size(), noutputs);
+        }
+        return cuda_block<Interface>::check_topology(ninputs, noutputs);
+    }
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
     {
@@ -162,7 +175,8 @@ public:
 protected:
     //! \p one_entry_per_channel: a channel map must name a channel for each of the
     //! numchans outputs (vector entries); otherwise it may be shorter, covering the
-    //! connected outputs, which work() checks.
+    //! connected outputs (checked by the setter once the block is connected, and by
+    //! check_topology() before each run).
     polyphase_channelizer_block(const char* name,
                                 unsigned numchans,
                                 float oversample_rate,
@@ -309,6 +323,18 @@ protected:
     device_array d_map;
 
 private:
+    //! GNU Radio's channelizer reads past the end of a map shorter than its connected
+    //! outputs; here such a map is refused.
+    void require_map_covers(size_t entries, int outputs) const
+    {
+        if (entries < static_cast<size_t>(outputs)) {
+            arguments::refuse(d_name,
+                              "the channel map has " + std::to_string(entries) +
+                                  " entries for " + std::to_string(outputs) +
+                                  " connected outputs: give one channel per output");
+        }
+    }
+
     static unsigned output_multiple_for(unsigned channels, unsigned step_advance)
     {
         unsigned multiple = 1;

@@ -8,8 +8,9 @@
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
+#include <boost/date_time/posix_time/posix_time_types.hpp>
+#include <boost/thread/thread.hpp>
 #include <algorithm>
-#include <thread>
 
 namespace gr {
 namespace cuda {
@@ -59,9 +60,18 @@ int throttle_impl::work(int noutput_items,
     check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize),
           "cuda.throttle");
     d_passed += n;
-    const std::chrono::duration<double> due(d_passed / d_rate);
-    std::this_thread::sleep_until(
-        d_start + std::chrono::duration_cast<std::chrono::nanoseconds>(due));
+    // Up to a billion seconds (the nanoseconds of longer ones overflow), in a sleep that
+    // stop() interrupts, as GNU Radio's throttle sleeps: at a tiny rate the next item is
+    // that far away.
+    const double due = std::min(d_passed / d_rate, 1e9);
+    const auto remaining = d_start +
+                           std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::duration<double>(due)) -
+                           std::chrono::steady_clock::now();
+    if (remaining.count() > 0) {
+        boost::this_thread::sleep(boost::posix_time::microseconds(
+            std::chrono::duration_cast<std::chrono::microseconds>(remaining).count()));
+    }
     return n;
 }
 

@@ -8,7 +8,7 @@ channel maps, call splits, tags, set_taps between runs and restart."""
 
 import numpy as np
 import pmt
-from gnuradio import gr, gr_unittest
+from gnuradio import blocks, gr, gr_unittest
 from gnuradio.filter import pfb
 
 from gnuradio import cuda
@@ -57,6 +57,29 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
         block.set_channel_map(channel_map)
         partial, _ = run_channels(block, 3, data)
         assert_channels_close(self, partial, results[1][:3], "three outputs")
+
+    def test_a_map_shorter_than_the_connected_outputs_is_refused(self):
+        # GNU Radio's channelizer reads past the end of such a map; here the run refuses to
+        # start, and a running block refuses the map (it ran on with its old one).
+        taps = list(self.rng.standard_normal(16).astype(np.float32))
+        block = cuda.pfb_channelizer_ccf(4, taps, 1)
+        source = blocks.vector_source_c(self.values(400_000))
+        throttle = blocks.throttle(gr.sizeof_gr_complex, 2e6)
+        sinks = [blocks.vector_sink_c() for _ in range(3)]
+        tb = gr.top_block()
+        tb.connect(source, throttle, block)
+        for port, sink in enumerate(sinks):
+            tb.connect((block, port), sink)
+        block.set_channel_map([1, 2])
+        with self.assertRaisesRegex(ValueError, "channel map has 2 entries for 3 connected outputs"):
+            tb.run()
+        block.set_channel_map([3, 2, 1])
+        tb.start()
+        with self.assertRaisesRegex(ValueError, "channel map has 2 entries for 3 connected outputs"):
+            block.set_channel_map([0, 1])
+        tb.wait()
+        self.assertEqual(list(block.channel_map()), [3, 2, 1])
+        self.assertEqual(len(sinks[2].data()), 100_000)
 
     def test_output_does_not_depend_on_the_call_split(self):
         data = self.values(64_011)

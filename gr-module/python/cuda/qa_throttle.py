@@ -28,6 +28,23 @@ class qa_throttle(gr_unittest.TestCase):
         with self.assertRaises(ValueError):
             throttle.set_sample_rate(-1)
 
+    def test_a_tiny_rate_holds_the_items_and_stop_interrupts_the_wait(self):
+        # The next item of rate 1e-30 is 10^30 s away (more nanoseconds than a clock
+        # holds); the block waits, as GNU Radio's does, in a sleep that stop() ends.
+        for rate in (1e-30, 1e-12, 0.05):
+            with self.subTest(rate=rate):
+                tb = gr.top_block()
+                head = blocks.head(gr.sizeof_float, 10**12)
+                tb.connect(blocks.null_source(gr.sizeof_float), cuda.throttle(4, rate), head)
+                tb.connect(head, blocks.null_sink(gr.sizeof_float))
+                tb.start()
+                time.sleep(0.5)
+                self.assertLessEqual(head.nitems_written(0), 1)
+                stopping = time.monotonic()
+                tb.stop()
+                tb.wait()
+                self.assertLess(time.monotonic() - stopping, 2.0)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_throttle)
