@@ -13,6 +13,7 @@
 
 #include "filter_block.h"
 #include "freq_xlating_fir_filter_impl.h"
+#include "message_text.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/math.h>
@@ -163,7 +164,7 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
         this->d_logger->warn(
             "freq message ignored: expected a PMT dict with \"freq\" or a "
             "pair whose cdr is the frequency in Hz, got {}",
-            pmt::write_string(message));
+            message_text(message));
         return;
     }
     try {

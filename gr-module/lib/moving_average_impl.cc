@@ -49,11 +49,21 @@ grcuda_status launch(const grcuda_stream* s,
                                     position);
 }
 
+//! The block's history is the length and the running sum's restart segment (up to 64
+//! items): GNU Radio's history is an int.
 template <class T>
 void require_length(int length)
 {
-    arguments::require_between(
-        arguments::typed_name<T>("cuda.moving_average"), "length", length, 1, INT_MAX);
+    const size_t longest_extra =
+        grcuda_moving_average_history(INT_MAX, INT_MAX) - INT_MAX;
+    arguments::require_between(arguments::typed_name<T>("cuda.moving_average"),
+                               "length",
+                               length,
+                               1,
+                               INT_MAX - longest_extra,
+                               " (the block's history is up to " +
+                                   std::to_string(longest_extra) +
+                                   " items longer, and GNU Radio's history is an int)");
 }
 
 template <class T>

@@ -4,6 +4,7 @@
  */
 
 #include "arguments.h"
+#include "message_text.h"
 #include "rotator_cc_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
@@ -98,15 +99,13 @@ void rotator_cc_impl::handle_cmd_msg(const pmt::pmt_t& msg)
         }
     }
     if (!is_dict) {
-        d_logger->warn("cmd message ignored: not a PMT dict ({}); {}",
-                       pmt::write_string(msg),
-                       expected);
+        d_logger->warn(
+            "cmd message ignored: not a PMT dict ({}); {}", message_text(msg), expected);
         return;
     }
     if (!has_inc) {
-        d_logger->warn("cmd message ignored: no \"inc\" in {}; {}",
-                       pmt::write_string(msg),
-                       expected);
+        d_logger->warn(
+            "cmd message ignored: no \"inc\" in {}; {}", message_text(msg), expected);
         return;
     }
     const pmt::pmt_t inc = pmt::dict_ref(msg, inc_key, pmt::PMT_NIL);
@@ -115,7 +114,7 @@ void rotator_cc_impl::handle_cmd_msg(const pmt::pmt_t& msg)
         phase_inc = pmt::to_double(inc);
     } catch (const pmt::wrong_type&) {
         d_logger->warn("cmd message ignored: \"inc\" is {}, not a number; {}",
-                       pmt::write_string(inc),
+                       message_text(inc),
                        expected);
         return;
     }
@@ -134,7 +133,7 @@ void rotator_cc_impl::handle_cmd_msg(const pmt::pmt_t& msg)
         } catch (const pmt::wrong_type&) {
             d_logger->warn(
                 "cmd message ignored: \"offset\" is {}, not a non-negative integer; {}",
-                pmt::write_string(value),
+                message_text(value),
                 expected);
             return;
         }

@@ -417,7 +417,9 @@ def dsp_elementwise_bad_arguments():
         make = getattr(cuda, "moving_average_" + suffix)
         block = "cuda.moving_average_" + suffix
         cases += [
-            refused(block, "length", "between 1 and 2^31 - 1, got 0", lambda m=make, s=scale: m(0, s)),
+            refused(block, "length", "between 1 and 2147483584 (the block's history", lambda m=make, s=scale: m(0, s)),
+            refused(block, "length", "got 2147483647", lambda m=make, s=scale: m(INT_MAX, s)),
+            refused(block, "length", "got 2147483585", lambda m=make, s=scale: m(10, s).set_length(INT_MAX - 62)),
             refused(block, "length", "got -1", lambda m=make, s=scale: m(10, s).set_length(-1)),
             refused(block, "max_iter", "got -4", lambda m=make, s=scale: m(10, s, -4)),
             refused(block, "length", "got 0", lambda m=make, s=scale: m(10, s).set_length_and_scale(0, s)),
@@ -443,7 +445,7 @@ def dsp_elementwise_good_arguments():
         lambda: cuda.keep_one_in_n(INT_MAX, INT_MAX),
         lambda: cuda.keep_one_in_n(1, 1).set_n(INT_MAX),
         lambda: cuda.moving_average_ff(1, -3.4e38, 1, 2**29 - 1),
-        lambda: cuda.moving_average_cc(INT_MAX, 1j, INT_MAX, 1),
+        lambda: cuda.moving_average_cc(INT_MAX - 63, 1j, INT_MAX, 1),
         lambda: cuda.quadrature_demod_cf(-3.4e38),
         lambda: cuda.rotator_cc(),
         lambda: cuda.rotator_cc(-3.4e38, True),

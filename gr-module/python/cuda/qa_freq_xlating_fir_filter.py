@@ -141,7 +141,9 @@ class qa_freq_xlating_fir_filter(flowgraph_test):
         tb.connect(blocks.null_source(gr.sizeof_gr_complex), block, blocks.null_sink(gr.sizeof_gr_complex))
         tb.start()
         ignored = (pmt.intern("not a frequency"), pmt.cons(pmt.intern("freq"), pmt.intern("fast")), pmt.PMT_NIL)
+        huge = pmt.init_u8vector(1 << 20, [7] * (1 << 20))
         with captured_log() as log:
+            block._post(pmt.intern("freq"), huge)
             for message in ignored:
                 block._post(pmt.intern("freq"), message)
             block._post(pmt.intern("freq"), pmt.cons(pmt.intern("freq"), pmt.from_double(12e3)))
@@ -158,6 +160,9 @@ class qa_freq_xlating_fir_filter(flowgraph_test):
                 "got " + pmt.write_string(message),
                 log.text,
             )
+        # A megabyte of a message is quoted in 120 characters and its length.
+        self.assertIn(pmt.write_string(huge)[:120] + "... (", log.text)
+        self.assertLess(len(log.text), 5000)
 
     def test_set_decimation_turns_the_rotation_with_it(self):
         # The outputs' rotation advances by the decimation's worth of input per output: after

@@ -12,7 +12,7 @@ from gnuradio import gr
 
 from ..cuda_python import default_device
 from ..python_blocks import basic_block
-from .support import checked_count, checked_dtype, checked_elements_per_item, item_type
+from .support import checked_count, checked_dtype, checked_elements_per_item, item_type, message_text
 
 
 @contextlib.contextmanager
@@ -75,7 +75,7 @@ class repeat_cupy(basic_block):
             self.set_interpolation(pmt.to_long(value))
         except ValueError as error:
             self.gateway.logger.error(
-                f"interpolation message {pmt.write_string(msg)} ignored ({error}): expected a "
+                f"interpolation message {message_text(msg)} ignored ({error}): expected a "
                 "positive integer, or a pair (interpolation . positive integer)"
             )
 

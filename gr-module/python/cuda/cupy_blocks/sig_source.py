@@ -19,7 +19,7 @@ from gnuradio import analog
 from ..cuda_python import default_device
 from ..fixed_point_nco import fixed_point_nco
 from ..python_blocks import sync_block
-from .support import checked_positive, checked_real
+from .support import checked_positive, checked_real, message_text
 
 _TYPES = {np.dtype(np.complex64): True, np.dtype(np.float32): False}
 _BLOCK = "sig_source_cupy"
@@ -109,7 +109,7 @@ class sig_source_cupy(sync_block):
         # PMT_NIL is an empty dict to pmt.is_dict(), and None to pmt.to_python().
         entries = pmt.to_python(message) if pmt.is_dict(message) else None
         if not isinstance(entries, dict):
-            self.logger.warn(f"cmd: expected a dict with keys {sorted(commands)}, got {message}")
+            self.logger.warn(f"cmd: expected a dict with keys {sorted(commands)}, got {message_text(message)}")
             return
         for key, value in entries.items():
             if key in commands:

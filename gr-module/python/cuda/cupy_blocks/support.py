@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 """What the blocks of the CuPy block library share: argument checks whose errors name the
-block and what it accepts, and device memory a block keeps across work() calls."""
+block and what it accepts, the text of ignored messages in warnings, and device memory a
+block keeps across work() calls."""
 
 import math
 import numbers
 import operator
 
 import numpy
+import pmt
 
 
 def _listed(names):
@@ -142,6 +144,15 @@ def _finite(block, what, value, converted, dtype):
             raise ValueError(f"{block}: {what} {value!r} does not fit in {dtype.name} (it becomes {converted})")
         raise ValueError(f"{block}: {what} must be finite, got {value!r}")
     return converted
+
+
+def message_text(message):
+    """A message as the warnings about ignored messages quote it: PMT's text, cut after 120
+    characters (a message of a megabyte makes a line of the log, not two megabytes)."""
+    text = pmt.write_string(message)
+    if len(text) > 120:
+        return f"{text[:120]}... ({len(text)} characters)"
+    return text
 
 
 def item_type(dtype, vlen):
