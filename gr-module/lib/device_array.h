@@ -21,7 +21,7 @@ namespace cuda {
  * Bound to the block's stream: every change first waits for the stream, so kernels
  * enqueued earlier never read a half-written or freed array. Blocks change arrays in
  * their constructor, and after a setter at the start of the next work() (on the block's
- * thread, under the block's d_setlock, which GNU Radio holds around work()); changes are
+ * thread, under the block's d_setlock, which the block holds around work()); changes are
  * rare, so the wait costs nothing in the steady state. The destructor waits for the
  * stream too. The stream must outlive the array (a block's stream lives in its
  * cuda_block base, which is destroyed after the block's members).

@@ -32,7 +32,7 @@ namespace cuda {
  *
  * \p Interface is the block's public interface (a gr::sync_decimator); the most derived
  * class initialises that virtual base. set_taps() runs on any thread under d_setlock,
- * which GNU Radio also holds around work().
+ * which cuda_sync_block holds around work().
  */
 template <class Interface, class IN_T, class TAP_T>
 class filter_block : public cuda_sync_decimator<Interface>

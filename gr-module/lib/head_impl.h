@@ -26,7 +26,7 @@ public:
 
 private:
     const size_t d_itemsize;
-    uint64_t d_length; // set under d_setlock, which GNU Radio also holds around work()
+    uint64_t d_length; // set under d_setlock, which cuda_sync_block holds around work()
     uint64_t d_passed = 0;
 };
 

@@ -57,6 +57,8 @@ int keep_one_in_n_impl::general_work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
+    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
+    gr::thread::scoped_lock guard(this->d_setlock);
     this->read_from_mirrors(input_items);
     // GNU Radio's loop, in closed form: the items kept are d_count - 1, then every
     // d_n-th; it stops right after the noutput_items-th kept item, or at the end of the

@@ -26,7 +26,7 @@ public:
 
 private:
     const size_t d_itemsize;
-    // Under d_setlock, which GNU Radio also holds around general_work().
+    // Under d_setlock, which general_work() holds.
     int d_n;
     //! Items until the next one kept, counting the kept one (n right after a kept item).
     int d_count;

@@ -250,7 +250,14 @@ template <class T>
 void logpwrfft_impl<T>::apply_decimation(int decimation)
 {
     d_decimation = decimation;
-    this->set_relative_rate(1, static_cast<uint64_t>(group_items()));
+    // One output per vector, as GNU Radio's stream_to_vector declares, not per group: GNU
+    // Radio sizes the buffer before a block to hold twice its inverse rate, so a group
+    // (65536 vectors of 1024 at 30 frames/s from 2 Gsamples/s) would take gigabytes
+    // there, where the block reads groups larger than the buffer in parts.
+    this->set_relative_rate(1, static_cast<uint64_t>(d_fft_size));
+    if (d_group_offset == 0) {
+        d_group = group_items();
+    }
 }
 
 template <class T>
@@ -335,8 +342,15 @@ int64_t logpwrfft_impl<T>::group_items() const
 template <class T>
 void logpwrfft_impl<T>::forecast(int noutput_items, gr_vector_int& ninput_items_required)
 {
-    const int64_t wanted = int64_t{ noutput_items } * group_items();
-    ninput_items_required[0] = static_cast<int>(std::min<int64_t>(wanted, INT_MAX));
+    const int64_t buffer_holds = this->detail()->input(0)->max_possible_items_available();
+    if (d_group_offset == 0 && d_group <= buffer_holds) {
+        // Whole groups, many frames per call.
+        const int64_t wanted = int64_t{ noutput_items } * d_group;
+        ninput_items_required[0] = static_cast<int>(std::min<int64_t>(wanted, INT_MAX));
+    } else {
+        // A group in parts: any item of those before the kept vector, or the vector.
+        ninput_items_required[0] = d_group_offset < d_group - d_fft_size ? 1 : d_fft_size;
+    }
 }
 
 template <class T>
@@ -415,33 +429,54 @@ void logpwrfft_impl<T>::compute_around_cufft(const T* first_kept,
 }
 
 template <class T>
-int logpwrfft_impl<T>::general_work(int noutput_items,
-                                    gr_vector_int& ninput_items,
-                                    gr_vector_const_void_star& input_items,
-                                    gr_vector_void_star& output_items)
+void logpwrfft_impl<T>::compute(const T* first_kept,
+                                int64_t group,
+                                int64_t frames,
+                                float* out)
 {
-    this->read_from_mirrors(input_items);
-    const int64_t group = group_items();
-    const int64_t whole_groups = ninput_items[0] / group;
-    const int64_t available = std::min<int64_t>(noutput_items, whole_groups);
-    if (available <= 0) {
-        return 0;
-    }
-    // The kept vector of each group is its last.
-    const T* first_kept =
-        static_cast<const T*>(input_items[0]) + (group - int64_t{ d_fft_size });
-    float* out = static_cast<float*>(output_items[0]);
-    const int64_t frames = d_plan ? int64_t(fft_batch(size_t(available))) : available;
     if (d_plan) {
         compute_around_cufft(first_kept, group, frames, out);
     } else {
         compute_in_shared_memory(first_kept, group, frames, out);
     }
+}
 
-    const int consumed = static_cast<int>(frames * group);
-    propagate_tags(consumed);
-    this->report_consumed(0, consumed);
-    this->consume_each(consumed);
+template <class T>
+int logpwrfft_impl<T>::general_work(int noutput_items,
+                                    gr_vector_int& ninput_items,
+                                    gr_vector_const_void_star& input_items,
+                                    gr_vector_void_star& output_items)
+{
+    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
+    gr::thread::scoped_lock guard(this->d_setlock);
+    this->read_from_mirrors(input_items);
+    const T* in = static_cast<const T*>(input_items[0]);
+    float* out = static_cast<float*>(output_items[0]);
+    // The kept vector of each group is its last.
+    const int64_t skipped = d_group - d_fft_size;
+    int64_t frames = 0;
+    int64_t consumed = 0;
+    if (d_group_offset == 0 && ninput_items[0] >= d_group) {
+        const int64_t available =
+            std::min<int64_t>(noutput_items, ninput_items[0] / d_group);
+        frames = d_plan ? int64_t(fft_batch(size_t(available))) : available;
+        compute(in + skipped, d_group, frames, out);
+        consumed = frames * d_group;
+    } else if (d_group_offset < skipped) {
+        consumed = std::min<int64_t>(skipped - d_group_offset, ninput_items[0]);
+        d_group_offset += consumed;
+    } else if (ninput_items[0] >= d_fft_size) {
+        frames = 1;
+        compute(in, d_group, frames, out);
+        consumed = d_fft_size;
+        d_group_offset = 0;
+        d_group = group_items(); // a new decimation applies from the next group
+    }
+    if (consumed > 0) {
+        propagate_tags(static_cast<int>(consumed));
+        this->report_consumed(0, static_cast<int>(consumed));
+        this->consume_each(static_cast<int>(consumed));
+    }
     return static_cast<int>(frames);
 }
 

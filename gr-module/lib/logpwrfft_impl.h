@@ -61,6 +61,8 @@ private:
     //! Frames kernel, batched cuFFT and power kernel, for every other size.
     void
     compute_around_cufft(const T* first_kept, int64_t group, int64_t frames, float* out);
+    //! \p frames frames whose kept vectors start at \p first_kept, \p group items apart.
+    void compute(const T* first_kept, int64_t group, int64_t frames, float* out);
     //! Moves the tags of `consumed` input items as GNU Radio's chain moves them.
     void propagate_tags(int consumed);
 
@@ -68,10 +70,16 @@ private:
     const int d_fft_size;
     const bool d_shift;
     const float d_offset; // nlog10_ff's k in GNU Radio's chain
-    // Under the block's d_setlock, which GNU Radio also holds around general_work().
+    // Under the block's d_setlock, which general_work() holds.
     double d_sample_rate;
     double d_vec_rate;
     int d_decimation;
+    //! The input items of the group (frame) in progress, and how many of them the block
+    //! has consumed: a group larger than the input buffer is read in parts (GNU Radio's
+    //! keep_one_in_n drops vectors as they come), and a new decimation applies from the
+    //! next group.
+    int64_t d_group = 0;
+    int64_t d_group_offset = 0;
     bool d_average;
     double d_avg_alpha;
 

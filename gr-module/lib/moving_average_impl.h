@@ -29,7 +29,7 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    // All under d_setlock, which GNU Radio also holds around work(); the new values wait
+    // All under d_setlock, which cuda_sync_block holds around work(); the new values wait
     // for the next work(), as GNU Radio's block has them.
     int d_length;
     T d_scale;

@@ -26,7 +26,7 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    T d_k; // set under d_setlock, which GNU Radio also holds around work()
+    T d_k; // set under d_setlock, which cuda_sync_block holds around work()
     const size_t d_vlen;
 };
 

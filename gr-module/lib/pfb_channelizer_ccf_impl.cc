@@ -66,6 +66,8 @@ int pfb_channelizer_ccf_impl::general_work(int noutput_items,
                                            gr_vector_const_void_star& input_items,
                                            gr_vector_void_star& output_items)
 {
+    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
+    gr::thread::scoped_lock guard(this->d_setlock);
     this->read_from_mirrors(input_items);
     if (install_changes()) {
         return 0;

@@ -17,8 +17,8 @@
 // power-of-two number of output multiples, so the plan keeps few handles); the blocks
 // then place the channels in their outputs.
 //
-// The setters run on any thread under d_setlock, which GNU Radio also holds around
-// work(); the device copies of taps and channel map are replaced at the start of a work()
+// The setters run on any thread under d_setlock, which the blocks' general_work() holds;
+// the device copies of taps and channel map are replaced at the start of a work()
 // call.
 
 #ifndef INCLUDED_CUDA_POLYPHASE_CHANNELIZER_BLOCK_H

@@ -33,7 +33,7 @@ public:
 
 private:
     const double d_update_ms;
-    // Set under d_setlock, which GNU Radio also holds around work().
+    // Set under d_setlock, which cuda_sync_block holds around work().
     double d_alpha;
     pmt::pmt_t d_name;
     double d_average = 0;

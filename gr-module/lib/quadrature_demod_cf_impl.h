@@ -25,7 +25,7 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    float d_gain; // set under d_setlock, which GNU Radio also holds around work()
+    float d_gain; // set under d_setlock, which cuda_sync_block holds around work()
 };
 
 } // namespace cuda

@@ -192,6 +192,8 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
     gr_vector_const_void_star& input_items,
     gr_vector_void_star& output_items)
 {
+    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
+    gr::thread::scoped_lock guard(this->d_setlock);
     this->read_from_mirrors(input_items);
     if (d_updated) {
         install_taps();

@@ -48,7 +48,7 @@ private:
 
     const bool d_tag_inc_updates;
     //! Guards the state below between work(), the setter and the message handler, as
-    //! GNU Radio's block does (d_setlock is held around work() already).
+    //! GNU Radio's block does (cuda_sync_block holds d_setlock around work() too).
     gr::thread::mutex d_mutex;
     //! The phase of the next sample, in [-pi, pi].
     double d_phase = 0.0;

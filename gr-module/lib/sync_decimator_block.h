@@ -25,7 +25,7 @@ namespace cuda {
  * it, is never applied. Changes made while the flowgraph is stopped apply in
  * check_topology(), which GNU Radio calls before the next run makes its buffers, so that
  * they start with the history the new filter needs. The block's apply_changes() applies
- * them (under d_setlock, which GNU Radio also holds around work()): on the block's
+ * them (under d_setlock, which cuda_sync_block holds around work()): on the block's
  * thread, or on the control thread while the flowgraph is stopped.
  *
  * A new filter may need another history (the items before a call's first new item that

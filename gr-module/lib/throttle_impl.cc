@@ -51,6 +51,23 @@ bool throttle_impl::start()
     return cuda_sync_block<throttle>::start();
 }
 
+int throttle_impl::general_work(int noutput_items,
+                                gr_vector_int& ninput_items,
+                                gr_vector_const_void_star& input_items,
+                                gr_vector_void_star& output_items)
+{
+    const int produced = cuda_sync_block<throttle>::general_work(
+        noutput_items, ninput_items, input_items, output_items);
+    // After work(), outside d_setlock, so that set_sample_rate() need not wait for the
+    // sleep; one that stop() interrupts, as GNU Radio's thread sleeps.
+    const auto remaining = d_due - std::chrono::steady_clock::now();
+    if (remaining.count() > 0) {
+        boost::this_thread::sleep(boost::posix_time::microseconds(
+            std::chrono::duration_cast<std::chrono::microseconds>(remaining).count()));
+    }
+    return produced;
+}
+
 int throttle_impl::work(int noutput_items,
                         gr_vector_const_void_star& input_items,
                         gr_vector_void_star& output_items)
@@ -60,18 +77,11 @@ int throttle_impl::work(int noutput_items,
     check(grcuda_copy(stream(), input_items[0], output_items[0], n * d_itemsize),
           "cuda.throttle");
     d_passed += n;
-    // Up to a billion seconds (the nanoseconds of longer ones overflow), in a sleep that
-    // stop() interrupts, as GNU Radio's throttle sleeps: at a tiny rate the next item is
-    // that far away.
+    // Up to a billion seconds (the nanoseconds of longer ones overflow): at a tiny rate
+    // the next item is that far away.
     const double due = std::min(d_passed / d_rate, 1e9);
-    const auto remaining = d_start +
-                           std::chrono::duration_cast<std::chrono::nanoseconds>(
-                               std::chrono::duration<double>(due)) -
-                           std::chrono::steady_clock::now();
-    if (remaining.count() > 0) {
-        boost::this_thread::sleep(boost::posix_time::microseconds(
-            std::chrono::duration_cast<std::chrono::microseconds>(remaining).count()));
-    }
+    d_due = d_start + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::duration<double>(due));
     return n;
 }
 

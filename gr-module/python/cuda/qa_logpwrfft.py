@@ -4,6 +4,8 @@
 #
 """cuda.logpwrfft_c and cuda.logpwrfft_f against GNU Radio's fft.logpwrfft on random data."""
 
+import time
+
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import fft as gr_fft
@@ -82,6 +84,33 @@ class qa_logpwrfft(flowgraph_test):
                                     shift=shift,
                                 )
                                 self.assert_spectra(got, want, message)
+
+    def test_frames_longer_than_the_buffer_before_the_block(self):
+        # GNU Radio's chain drops vectors as they come (keep_one_in_n), so a frame's group
+        # of fft_size * decimation items need not fit a buffer: a decimation raised while
+        # running beyond the ring before the block (made for decimation 1: the floor of 1
+        # MiB on the simulated backend, 128 MiB on a GPU) is read in parts. The input
+        # repeats one vector, so every frame is its spectrum, however the change falls.
+        fft_size = 64
+        ring_items = ((1 << 20) if cuda.simulated() else (128 << 20)) // 8
+        decimation = 4 * ring_items // fft_size
+        vector = self.data("c", fft_size)
+        total = 3 * fft_size * decimation
+        block = cuda.logpwrfft_c(fft_size * 1000.0, fft_size, 1.0, 1000.0, 1.0, False)
+        head = blocks.head(gr.sizeof_gr_complex, total)
+        sink = blocks.vector_sink_f(fft_size)
+        tb = gr.top_block()
+        tb.connect(blocks.vector_source_c(vector, True), head, block, sink)
+        tb.start()
+        while len(sink.data()) < 100 * fft_size:
+            time.sleep(0.001)
+        block.set_decimation(decimation)
+        tb.wait()
+        self.assertEqual(head.nitems_written(0), total)
+        got = np.array(sink.data()).reshape(-1, fft_size)
+        self.assertGreaterEqual(len(got), 100 + 2)
+        want, _ = self.spectra(logpwrfft.logpwrfft_c(1.0, fft_size, 1.0, 1.0, 1.0, False), "c", vector, fft_size)
+        self.assert_spectra(got, np.repeat(want, len(got), axis=0), "groups in parts")
 
     def test_one_point_spectrum_with_the_default_window(self):
         # Blackman-Harris of one point is NaN (GNU Radio's output is NaN then); the block

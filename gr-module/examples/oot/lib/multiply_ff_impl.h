@@ -29,7 +29,7 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    float d_k; // set under d_setlock, which GNU Radio also holds around work()
+    float d_k; // replaced whole by set_k(); work() reads it once per call
     const bool d_manual_sync;
 };
 

@@ -44,7 +44,7 @@ private:
     // d_chunk_items copies of it (d_offsets), made on the GPU from an array of ones.
     static constexpr size_t d_chunk_items = 1 << 16;
 
-    float d_scale;  // set under d_setlock, which GNU Radio also holds around work()
+    float d_scale;  // set under d_setlock, which cuda_sync_block holds around work()
     float d_offset; // likewise
     bool d_offsets_stale = true; // d_offsets does not hold d_offset yet
     memory_ptr d_ones;

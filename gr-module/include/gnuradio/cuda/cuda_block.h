@@ -175,6 +175,9 @@ private:
  * buffers before GNU Radio frees the items, exactly as the sync block itself consumes,
  * with one event for the reads and the posts of the call (end_work()).
  *
+ * work() runs under the block's d_setlock, so setters that take it never change what a
+ * call is using.
+ *
  * An exception from work() (a libgrcuda error) is logged through the block's logger and
  * ends the block (WORK_DONE), which ends the flowgraph: GNU Radio 3.10 would log it and
  * end only the block's thread, leaving every other block waiting forever.
@@ -194,6 +197,9 @@ public:
                  gr_vector_void_star& output_items) override
     {
         try {
+            // GNU Radio's scheduler takes no lock around work(): its blocks' setters and
+            // work() share d_setlock, which each of its blocks takes itself.
+            gr::thread::scoped_lock guard(this->d_setlock);
             this->read_from_mirrors(input_items);
             const int produced = this->work(noutput_items, input_items, output_items);
             if (produced > 0) {
