@@ -959,8 +959,9 @@ void grcuda_fir_filter_free(struct grcuda_fir_filter *filter);
  * default ($XDG_CACHE_HOME/grcuda/kernels, else ~/.cache/grcuda/kernels); NULL goes back to
  * those. `directory` must be an absolute path; it is created when the first kernel is stored
  * there, and one that cannot be written costs a warning through the log callback, never a
- * failed launch. Kernels already loaded stay loaded. An empty or relative path is
- * GRCUDA_STATUS_INVALID_ARGUMENT and leaves the directory as it was.
+ * failed launch. Kernels already loaded stay loaded. An empty or relative path, or one
+ * naming something other than a directory (a file), is GRCUDA_STATUS_INVALID_ARGUMENT and
+ * leaves the directory as it was.
  */
 GRCUDA_MUST_USE enum grcuda_status grcuda_set_kernel_cache_directory(const char *directory);
 

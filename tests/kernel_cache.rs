@@ -64,6 +64,11 @@ fn the_directory_set_is_the_one_used() {
     assert!(last_error().contains("empty"), "{}", last_error());
     assert_eq!(set("kernels"), grcuda_status::GRCUDA_STATUS_INVALID_ARGUMENT);
     assert!(last_error().contains("kernels is relative"), "{}", last_error());
+    let file = directory.with_extension("file");
+    std::fs::write(&file, b"not a directory").unwrap();
+    assert_eq!(set(file.to_str().unwrap()), grcuda_status::GRCUDA_STATUS_INVALID_ARGUMENT);
+    assert!(last_error().contains("is not a directory"), "{}", last_error());
+    std::fs::remove_file(&file).unwrap();
     assert_eq!(directory_in_use().as_deref(), Some(directory_text), "a refused path changes nothing");
 
     let backend = launch_a_kernel();

@@ -20,8 +20,9 @@ thread_local! {
 /// default ($XDG_CACHE_HOME/grcuda/kernels, else ~/.cache/grcuda/kernels); NULL goes back to
 /// those. `directory` must be an absolute path; it is created when the first kernel is stored
 /// there, and one that cannot be written costs a warning through the log callback, never a
-/// failed launch. Kernels already loaded stay loaded. An empty or relative path is
-/// GRCUDA_STATUS_INVALID_ARGUMENT and leaves the directory as it was.
+/// failed launch. Kernels already loaded stay loaded. An empty or relative path, or one
+/// naming something other than a directory (a file), is GRCUDA_STATUS_INVALID_ARGUMENT and
+/// leaves the directory as it was.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_set_kernel_cache_directory(directory: *const c_char) -> grcuda_status {
@@ -42,6 +43,13 @@ pub extern "C" fn grcuda_set_kernel_cache_directory(directory: *const c_char) ->
             return Err(Error::invalid_argument(format!(
                 "the kernel cache directory {} is relative: name an absolute path (a relative one \
                  would move with the working directory)",
+                path.display()
+            )));
+        }
+        if path.exists() && !path.is_dir() {
+            return Err(Error::invalid_argument(format!(
+                "the kernel cache directory {} names something that is not a directory: name a \
+                 directory, or a path where one can be made",
                 path.display()
             )));
         }

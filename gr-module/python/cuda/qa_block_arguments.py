@@ -946,6 +946,14 @@ class qa_block_arguments(flowgraph_test):
             self.assertIn('gr-cuda: [cuda] kernel_cache="kernels" is not a kernel cache folder', result.stderr)
             self.assertIn("is relative: name an absolute path", result.stderr)
 
+            # So does a file where the folder should be.
+            a_file = os.path.join(scratch, "a-file")
+            with open(a_file, "w") as content:
+                content.write("not a folder")
+            result = run(GR_CONF_CUDA_KERNEL_CACHE=a_file)
+            self.assertNotEqual(result.returncode, 0, result.stdout)
+            self.assertIn("names something that is not a directory", result.stderr)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_block_arguments)
