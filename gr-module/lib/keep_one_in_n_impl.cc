@@ -57,46 +57,45 @@ int keep_one_in_n_impl::general_work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
-    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
-    gr::thread::scoped_lock guard(this->d_setlock);
-    this->read_from_mirrors(input_items);
-    // GNU Radio's loop, in closed form: the items kept are d_count - 1, then every
-    // d_n-th; it stops right after the noutput_items-th kept item, or at the end of the
-    // input.
-    const int64_t available = ninput_items[0];
-    const int64_t first_kept = d_count - 1;
-    const int64_t keepable =
-        first_kept < available ? 1 + (available - 1 - first_kept) / d_n : 0;
-    const int produced = static_cast<int>(std::min<int64_t>(keepable, noutput_items));
-    const int64_t last_kept = first_kept + int64_t{ produced - 1 } * d_n;
-    int consumed;
-    if (produced == noutput_items) {
-        consumed = static_cast<int>(last_kept + 1);
-        d_count = d_n;
-    } else {
-        consumed = static_cast<int>(available);
-        d_count = produced > 0 ? static_cast<int>(d_n - (available - 1 - last_kept))
-                               : static_cast<int>(d_count - available);
-    }
-    if (produced > 0) {
-        const char* first =
-            static_cast<const char*>(input_items[0]) + first_kept * d_itemsize;
-        check(grcuda_keep_one_in_n(
-                  this->stream(), first, output_items[0], produced, d_itemsize, d_n),
-              "cuda.keep_one_in_n");
-    }
+    return this->run_work(input_items, [&]() -> int {
+        // GNU Radio's loop, in closed form: the items kept are d_count - 1, then every
+        // d_n-th; it stops right after the noutput_items-th kept item, or at the end of
+        // the input.
+        const int64_t available = ninput_items[0];
+        const int64_t first_kept = d_count - 1;
+        const int64_t keepable =
+            first_kept < available ? 1 + (available - 1 - first_kept) / d_n : 0;
+        const int produced = static_cast<int>(std::min<int64_t>(keepable, noutput_items));
+        const int64_t last_kept = first_kept + int64_t{ produced - 1 } * d_n;
+        int consumed;
+        if (produced == noutput_items) {
+            consumed = static_cast<int>(last_kept + 1);
+            d_count = d_n;
+        } else {
+            consumed = static_cast<int>(available);
+            d_count = produced > 0 ? static_cast<int>(d_n - (available - 1 - last_kept))
+                                   : static_cast<int>(d_count - available);
+        }
+        if (produced > 0) {
+            const char* first =
+                static_cast<const char*>(input_items[0]) + first_kept * d_itemsize;
+            check(grcuda_keep_one_in_n(
+                      this->stream(), first, output_items[0], produced, d_itemsize, d_n),
+                  "cuda.keep_one_in_n");
+        }
 
-    std::vector<tag_t> tags;
-    get_tags_in_range(tags, 0, nitems_read(0), nitems_read(0) + consumed);
-    for (const auto& tag : tags) {
-        tag_t moved = tag;
-        moved.offset *= d_decim_rate;
-        add_item_tag(0, moved);
-    }
+        std::vector<tag_t> tags;
+        get_tags_in_range(tags, 0, nitems_read(0), nitems_read(0) + consumed);
+        for (const auto& tag : tags) {
+            tag_t moved = tag;
+            moved.offset *= d_decim_rate;
+            add_item_tag(0, moved);
+        }
 
-    this->report_consumed(0, consumed);
-    consume_each(consumed);
-    return produced;
+        this->report_consumed(0, consumed);
+        consume_each(consumed);
+        return produced;
+    });
 }
 
 } // namespace cuda

@@ -447,37 +447,36 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
                                     gr_vector_const_void_star& input_items,
                                     gr_vector_void_star& output_items)
 {
-    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
-    gr::thread::scoped_lock guard(this->d_setlock);
-    this->read_from_mirrors(input_items);
-    const T* in = static_cast<const T*>(input_items[0]);
-    float* out = static_cast<float*>(output_items[0]);
-    // The kept vector of each group is its last.
-    const int64_t skipped = d_group - d_fft_size;
-    int64_t frames = 0;
-    int64_t consumed = 0;
-    if (d_group_offset == 0 && ninput_items[0] >= d_group) {
-        const int64_t available =
-            std::min<int64_t>(noutput_items, ninput_items[0] / d_group);
-        frames = d_plan ? int64_t(fft_batch(size_t(available))) : available;
-        compute(in + skipped, d_group, frames, out);
-        consumed = frames * d_group;
-    } else if (d_group_offset < skipped) {
-        consumed = std::min<int64_t>(skipped - d_group_offset, ninput_items[0]);
-        d_group_offset += consumed;
-    } else if (ninput_items[0] >= d_fft_size) {
-        frames = 1;
-        compute(in, d_group, frames, out);
-        consumed = d_fft_size;
-        d_group_offset = 0;
-        d_group = group_items(); // a new decimation applies from the next group
-    }
-    if (consumed > 0) {
-        propagate_tags(static_cast<int>(consumed));
-        this->report_consumed(0, static_cast<int>(consumed));
-        this->consume_each(static_cast<int>(consumed));
-    }
-    return static_cast<int>(frames);
+    return this->run_work(input_items, [&]() -> int {
+        const T* in = static_cast<const T*>(input_items[0]);
+        float* out = static_cast<float*>(output_items[0]);
+        // The kept vector of each group is its last.
+        const int64_t skipped = d_group - d_fft_size;
+        int64_t frames = 0;
+        int64_t consumed = 0;
+        if (d_group_offset == 0 && ninput_items[0] >= d_group) {
+            const int64_t available =
+                std::min<int64_t>(noutput_items, ninput_items[0] / d_group);
+            frames = d_plan ? int64_t(fft_batch(size_t(available))) : available;
+            compute(in + skipped, d_group, frames, out);
+            consumed = frames * d_group;
+        } else if (d_group_offset < skipped) {
+            consumed = std::min<int64_t>(skipped - d_group_offset, ninput_items[0]);
+            d_group_offset += consumed;
+        } else if (ninput_items[0] >= d_fft_size) {
+            frames = 1;
+            compute(in, d_group, frames, out);
+            consumed = d_fft_size;
+            d_group_offset = 0;
+            d_group = group_items(); // a new decimation applies from the next group
+        }
+        if (consumed > 0) {
+            propagate_tags(static_cast<int>(consumed));
+            this->report_consumed(0, static_cast<int>(consumed));
+            this->consume_each(static_cast<int>(consumed));
+        }
+        return static_cast<int>(frames);
+    });
 }
 
 template class logpwrfft<gr_complex>;

@@ -9,6 +9,8 @@
 
 #include "pfb_channelizer_ccf_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace cuda {
@@ -66,36 +68,35 @@ int pfb_channelizer_ccf_impl::general_work(int noutput_items,
                                            gr_vector_const_void_star& input_items,
                                            gr_vector_void_star& output_items)
 {
-    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
-    gr::thread::scoped_lock guard(this->d_setlock);
-    this->read_from_mirrors(input_items);
-    if (install_changes()) {
-        return 0;
-    }
-    if (d_channel_map.size() < output_items.size()) {
-        // The setter and check_topology() refuse such maps; ending the flowgraph beats a
-        // kernel reading past the map (an exception here would end only this thread).
-        this->d_logger->error("the channel map has {} entries for {} connected outputs",
-                              d_channel_map.size(),
-                              output_items.size());
-        return WORK_DONE;
-    }
-    const size_t steps = steps_for(noutput_items, ninput_items[0]);
-    if (steps == 0) {
-        return 0;
-    }
-    install_output_offsets(output_items);
-    const void* spectra = channelize(input_items[0], steps, nullptr);
-    check(grcuda_pfb_channelizer_scatter_cc(stream(),
-                                            spectra,
-                                            d_map.data_as<const int>(),
-                                            d_offsets.data_as<const uint64_t>(),
-                                            output_items[0],
-                                            output_items.size(),
-                                            d_channels,
-                                            steps),
-          block_name);
-    return static_cast<int>(steps);
+    return this->run_work(input_items, [&]() -> int {
+        if (install_changes()) {
+            return 0;
+        }
+        if (d_channel_map.size() < output_items.size()) {
+            // The setter and check_topology() refuse such maps; ending the flowgraph
+            // beats a kernel reading past the map.
+            throw std::logic_error("the channel map has " +
+                                   std::to_string(d_channel_map.size()) +
+                                   " entries for " + std::to_string(output_items.size()) +
+                                   " connected outputs");
+        }
+        const size_t steps = steps_for(noutput_items, ninput_items[0]);
+        if (steps == 0) {
+            return 0;
+        }
+        install_output_offsets(output_items);
+        const void* spectra = channelize(input_items[0], steps, nullptr);
+        check(grcuda_pfb_channelizer_scatter_cc(stream(),
+                                                spectra,
+                                                d_map.data_as<const int>(),
+                                                d_offsets.data_as<const uint64_t>(),
+                                                output_items[0],
+                                                output_items.size(),
+                                                d_channels,
+                                                steps),
+              block_name);
+        return static_cast<int>(steps);
+    });
 }
 
 } // namespace cuda

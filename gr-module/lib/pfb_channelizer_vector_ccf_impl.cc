@@ -42,29 +42,28 @@ int pfb_channelizer_vector_ccf_impl::general_work(int noutput_items,
                                                   gr_vector_const_void_star& input_items,
                                                   gr_vector_void_star& output_items)
 {
-    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
-    gr::thread::scoped_lock guard(this->d_setlock);
-    this->read_from_mirrors(input_items);
-    if (install_changes()) {
-        return 0;
-    }
-    const size_t steps = steps_for(noutput_items, ninput_items[0]);
-    if (steps == 0) {
-        return 0;
-    }
-    if (identity_map()) {
-        channelize(input_items[0], steps, output_items[0]);
+    return this->run_work(input_items, [&]() -> int {
+        if (install_changes()) {
+            return 0;
+        }
+        const size_t steps = steps_for(noutput_items, ninput_items[0]);
+        if (steps == 0) {
+            return 0;
+        }
+        if (identity_map()) {
+            channelize(input_items[0], steps, output_items[0]);
+            return static_cast<int>(steps);
+        }
+        const void* spectra = channelize(input_items[0], steps, nullptr);
+        check(grcuda_pfb_channelizer_gather_cc(stream(),
+                                               spectra,
+                                               d_map.data_as<const int>(),
+                                               output_items[0],
+                                               d_channels,
+                                               steps),
+              block_name);
         return static_cast<int>(steps);
-    }
-    const void* spectra = channelize(input_items[0], steps, nullptr);
-    check(grcuda_pfb_channelizer_gather_cc(stream(),
-                                           spectra,
-                                           d_map.data_as<const int>(),
-                                           output_items[0],
-                                           d_channels,
-                                           steps),
-          block_name);
-    return static_cast<int>(steps);
+    });
 }
 
 } // namespace cuda

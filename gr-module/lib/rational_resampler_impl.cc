@@ -192,72 +192,74 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
     gr_vector_const_void_star& input_items,
     gr_vector_void_star& output_items)
 {
-    // GNU Radio's scheduler takes no lock around general_work(); the setters share this.
-    gr::thread::scoped_lock guard(this->d_setlock);
-    this->read_from_mirrors(input_items);
-    if (d_updated) {
-        install_taps();
-        return 0; // the forecast may have grown
-    }
-    // Output i is made once the input from the first item it has not consumed holds what
-    // GNU Radio's forecast asks for one output (items_after_first_consumed()). That
-    // depends on the output alone, not on how the stream is split into calls, and gives
-    // GNU Radio's length when its block makes one output per call; in larger calls GNU
-    // Radio's own length depends on the split, by the last output or so, which then
-    // reads past the end of the stream. Output i has consumed (d_phase + i * decimation)
-    // / interpolation items before it, so the outputs are those with d_phase + i *
-    // decimation < (ninput_items[0] - items_after_first_consumed() + 1) * interpolation.
-    const int64_t spare = int64_t{ ninput_items[0] } - items_after_first_consumed() + 1;
-    const uint64_t limit = spare > 0 ? uint64_t(spare) * d_interpolation : 0;
-    const uint64_t reachable =
-        limit > d_phase ? (limit - d_phase + d_decimation - 1) / d_decimation : 0;
-    const uint64_t outputs =
-        std::min<uint64_t>(static_cast<uint64_t>(noutput_items), reachable);
-    if (outputs == 0) {
-        return 0;
-    }
-    grcuda_status status;
-    if constexpr (std::is_same_v<SAMPLE_T, float>) {
-        status = grcuda_rational_resampler_fff(this->stream(),
-                                               input_items[0],
-                                               d_taps.data(),
-                                               output_items[0],
-                                               outputs,
-                                               d_interpolation,
-                                               d_decimation,
-                                               d_taps_per_phase,
-                                               d_phase);
-    } else if constexpr (std::is_same_v<TAP_T, float>) {
-        status = grcuda_rational_resampler_ccf(this->stream(),
-                                               input_items[0],
-                                               d_taps.data(),
-                                               output_items[0],
-                                               outputs,
-                                               d_interpolation,
-                                               d_decimation,
-                                               d_taps_per_phase,
-                                               d_phase);
-    } else {
-        status = grcuda_rational_resampler_ccc(this->stream(),
-                                               input_items[0],
-                                               d_taps.data(),
-                                               output_items[0],
-                                               outputs,
-                                               d_interpolation,
-                                               d_decimation,
-                                               d_taps_per_phase,
-                                               d_phase);
-    }
-    if (status != GRCUDA_STATUS_OK) { // the name only for the message, not every call
-        check(status,
-              arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler").c_str());
-    }
-    const uint64_t position = d_phase + outputs * d_decimation;
-    const int consumed = static_cast<int>(position / d_interpolation);
-    d_phase = position % d_interpolation;
-    this->report_consumed(0, consumed);
-    this->consume_each(consumed);
-    return static_cast<int>(outputs);
+    return this->run_work(input_items, [&]() -> int {
+        if (d_updated) {
+            install_taps();
+            return 0; // the forecast may have grown
+        }
+        // Output i is made once the input from the first item it has not consumed holds
+        // what GNU Radio's forecast asks for one output (items_after_first_consumed()).
+        // That depends on the output alone, not on how the stream is split into calls,
+        // and gives GNU Radio's length when its block makes one output per call; in
+        // larger calls GNU Radio's own length depends on the split, by the last output or
+        // so, which then reads past the end of the stream. Output i has consumed (d_phase
+        // + i * decimation) / interpolation items before it, so the outputs are those
+        // with d_phase + i * decimation < (ninput_items[0] - items_after_first_consumed()
+        // + 1) * interpolation.
+        const int64_t spare =
+            int64_t{ ninput_items[0] } - items_after_first_consumed() + 1;
+        const uint64_t limit = spare > 0 ? uint64_t(spare) * d_interpolation : 0;
+        const uint64_t reachable =
+            limit > d_phase ? (limit - d_phase + d_decimation - 1) / d_decimation : 0;
+        const uint64_t outputs =
+            std::min<uint64_t>(static_cast<uint64_t>(noutput_items), reachable);
+        if (outputs == 0) {
+            return 0;
+        }
+        grcuda_status status;
+        if constexpr (std::is_same_v<SAMPLE_T, float>) {
+            status = grcuda_rational_resampler_fff(this->stream(),
+                                                   input_items[0],
+                                                   d_taps.data(),
+                                                   output_items[0],
+                                                   outputs,
+                                                   d_interpolation,
+                                                   d_decimation,
+                                                   d_taps_per_phase,
+                                                   d_phase);
+        } else if constexpr (std::is_same_v<TAP_T, float>) {
+            status = grcuda_rational_resampler_ccf(this->stream(),
+                                                   input_items[0],
+                                                   d_taps.data(),
+                                                   output_items[0],
+                                                   outputs,
+                                                   d_interpolation,
+                                                   d_decimation,
+                                                   d_taps_per_phase,
+                                                   d_phase);
+        } else {
+            status = grcuda_rational_resampler_ccc(this->stream(),
+                                                   input_items[0],
+                                                   d_taps.data(),
+                                                   output_items[0],
+                                                   outputs,
+                                                   d_interpolation,
+                                                   d_decimation,
+                                                   d_taps_per_phase,
+                                                   d_phase);
+        }
+        if (status != GRCUDA_STATUS_OK) { // the name only for the message, not every call
+            check(status,
+                  arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler")
+                      .c_str());
+        }
+        const uint64_t position = d_phase + outputs * d_decimation;
+        const int consumed = static_cast<int>(position / d_interpolation);
+        d_phase = position % d_interpolation;
+        this->report_consumed(0, consumed);
+        this->consume_each(consumed);
+        return static_cast<int>(outputs);
+    });
 }
 
 template class rational_resampler<gr_complex, gr_complex>;

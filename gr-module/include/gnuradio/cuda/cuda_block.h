@@ -117,10 +117,10 @@ public:
  * \brief Base of GPU blocks that implement general_work() themselves.
  *
  * \p Interface is the block's public interface class (deriving from gr::block or a
- * subclass). general_work() starts with read_from_mirrors(input_items); before each
- * consume()/consume_each(), call report_consumed(); enqueue all work on stream(). The
- * block runs on the device its constructor passes (every GPU block's `device` argument:
- * an ordinal, or default_device).
+ * subclass). general_work() returns run_work(input_items, [&]() -> int { ... }), whose
+ * body, before each consume()/consume_each(), calls report_consumed() and enqueues all
+ * work on stream(). The block runs on the device its constructor passes (every GPU
+ * block's `device` argument: an ordinal, or default_device).
  */
 template <class Interface>
 class cuda_block : public Interface, public gpu_block
@@ -139,6 +139,26 @@ public:
     }
 
 protected:
+    //! Runs \p body, the body of a general_work() given \p input_items, as every GPU
+    //! block's call runs: under the block's d_setlock, which its setters take (GNU
+    //! Radio's scheduler takes no lock around general_work(); its own blocks lock inside
+    //! it), after read_from_mirrors(). An exception from \p body (a libgrcuda error) is
+    //! logged through the block's logger and ends the block (WORK_DONE), which ends the
+    //! flowgraph: GNU Radio 3.10 would log it and end only the block's thread, leaving
+    //! every other block waiting forever.
+    template <class Body>
+    int run_work(gr_vector_const_void_star& input_items, Body&& body)
+    {
+        try {
+            gr::thread::scoped_lock guard(this->d_setlock);
+            d_context.read_from_mirrors(input_items);
+            return body();
+        } catch (const std::exception& error) {
+            this->d_logger->error("{}; the block stops, which ends the flowgraph",
+                                  error.what());
+            return gr::block::WORK_DONE;
+        }
+    }
     //! The block's stream, for libgrcuda's kernels and copies (grcuda_*(stream(), ...)).
     const grcuda_stream* stream() const { return d_context.stream(); }
     //! The same stream as a CUstream (a cudaStream_t) for CUDA kernels, cuFFT or CuPy; 0
@@ -146,11 +166,6 @@ protected:
     uint64_t stream_handle() const { return d_context.stream_handle(); }
     //! The block's device, for its own device memory (grcuda_memory_new(device(), ...)).
     const grcuda_device* device() const { return d_context.device(); }
-    //! See block_context::read_from_mirrors(): first thing in general_work().
-    void read_from_mirrors(gr_vector_const_void_star& input_items) const
-    {
-        d_context.read_from_mirrors(input_items);
-    }
     void report_consumed(int port, int nitems)
     {
         d_context.report_consumed(port, nitems);
@@ -175,12 +190,8 @@ private:
  * buffers before GNU Radio frees the items, exactly as the sync block itself consumes,
  * with one event for the reads and the posts of the call (end_work()).
  *
- * work() runs under the block's d_setlock, so setters that take it never change what a
- * call is using.
- *
- * An exception from work() (a libgrcuda error) is logged through the block's logger and
- * ends the block (WORK_DONE), which ends the flowgraph: GNU Radio 3.10 would log it and
- * end only the block's thread, leaving every other block waiting forever.
+ * work() runs in run_work(): under the block's d_setlock, so setters that take it never
+ * change what a call is using, and an exception from it ends the flowgraph cleanly.
  */
 template <class Interface>
 class cuda_sync_block : public cuda_block<Interface>
@@ -196,11 +207,7 @@ public:
                  gr_vector_const_void_star& input_items,
                  gr_vector_void_star& output_items) override
     {
-        try {
-            // GNU Radio's scheduler takes no lock around work(): its blocks' setters and
-            // work() share d_setlock, which each of its blocks takes itself.
-            gr::thread::scoped_lock guard(this->d_setlock);
-            this->read_from_mirrors(input_items);
+        return this->run_work(input_items, [&]() -> int {
             const int produced = this->work(noutput_items, input_items, output_items);
             if (produced > 0) {
                 const int consumed = items_consumed(produced);
@@ -208,11 +215,7 @@ public:
                 this->consume_each(consumed);
             }
             return produced;
-        } catch (const std::exception& error) {
-            this->d_logger->error("{}; the block stops, which ends the flowgraph",
-                                  error.what());
-            return gr::block::WORK_DONE;
-        }
+        });
     }
 
 protected:
