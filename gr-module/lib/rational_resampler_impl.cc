@@ -216,38 +216,20 @@ int rational_resampler_impl<SAMPLE_T, TAP_T>::general_work(
         if (outputs == 0) {
             return 0;
         }
-        grcuda_status status;
-        if constexpr (std::is_same_v<SAMPLE_T, float>) {
-            status = grcuda_rational_resampler_fff(this->stream(),
-                                                   input_items[0],
-                                                   d_taps.data(),
-                                                   output_items[0],
-                                                   outputs,
-                                                   d_interpolation,
-                                                   d_decimation,
-                                                   d_taps_per_phase,
-                                                   d_phase);
-        } else if constexpr (std::is_same_v<TAP_T, float>) {
-            status = grcuda_rational_resampler_ccf(this->stream(),
-                                                   input_items[0],
-                                                   d_taps.data(),
-                                                   output_items[0],
-                                                   outputs,
-                                                   d_interpolation,
-                                                   d_decimation,
-                                                   d_taps_per_phase,
-                                                   d_phase);
-        } else {
-            status = grcuda_rational_resampler_ccc(this->stream(),
-                                                   input_items[0],
-                                                   d_taps.data(),
-                                                   output_items[0],
-                                                   outputs,
-                                                   d_interpolation,
-                                                   d_decimation,
-                                                   d_taps_per_phase,
-                                                   d_phase);
-        }
+        // libgrcuda's launcher for the sample and tap types; all take the same arguments.
+        const auto launch =
+            std::is_same_v<SAMPLE_T, float> ? grcuda_rational_resampler_fff
+            : std::is_same_v<TAP_T, float>  ? grcuda_rational_resampler_ccf
+                                            : grcuda_rational_resampler_ccc;
+        const grcuda_status status = launch(this->stream(),
+                                            input_items[0],
+                                            d_taps.data(),
+                                            output_items[0],
+                                            outputs,
+                                            d_interpolation,
+                                            d_decimation,
+                                            d_taps_per_phase,
+                                            d_phase);
         if (status != GRCUDA_STATUS_OK) { // the name only for the message, not every call
             check(status,
                   arguments::filter_name<SAMPLE_T, TAP_T>("cuda.rational_resampler")
