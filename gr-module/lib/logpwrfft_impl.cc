@@ -17,6 +17,7 @@
 
 #include "arguments.h"
 #include "fft_batch.h"
+#include "hier_tag_policy.h"
 #include "logpwrfft_impl.h"
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
@@ -217,7 +218,7 @@ logpwrfft_impl<T>::logpwrfft_impl(double sample_rate,
       d_spectra(this->device(), this->stream(), d_name + " spectra")
 {
     // Tags move as GNU Radio's chain moves them (propagate_tags()).
-    this->set_tag_propagation_policy(gr::block::TPP_DONT);
+    this->set_tag_propagation_policy(gr::block::TPP_CUSTOM);
     if (grcuda_logpwrfft_spectra_supported(size_t(fft_size))) {
         size_t entries = 0;
         check(grcuda_logpwrfft_spectra_twiddles(size_t(fft_size), nullptr, 0, &entries),
@@ -354,8 +355,20 @@ void logpwrfft_impl<T>::forecast(int noutput_items, gr_vector_int& ninput_items_
 }
 
 template <class T>
+bool logpwrfft_impl<T>::check_topology(int ninputs, int noutputs)
+{
+    keep_hier_tag_movement(*this, this->d_logger);
+    return cuda_block<logpwrfft<T>>::check_topology(ninputs, noutputs);
+}
+
+template <class T>
 void logpwrfft_impl<T>::propagate_tags(int consumed)
 {
+    // Under the block's own policy, TPP_CUSTOM; another policy set by the user is GNU
+    // Radio's to apply (TPP_DONT: none).
+    if (this->tag_propagation_policy() != gr::block::TPP_CUSTOM) {
+        return;
+    }
     // stream_to_vector rounds offset / fft_size to the nearest vector (GNU Radio's exact
     // rational rate, halves up); keep_one_in_n then multiplies by its float 1 / n.
     const float keep_rate = 1.0 / (float)d_decimation;

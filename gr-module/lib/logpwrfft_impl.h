@@ -41,6 +41,7 @@ public:
     bool average() const override;
     double avg_alpha() const override;
 
+    bool check_topology(int ninputs, int noutputs) override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,

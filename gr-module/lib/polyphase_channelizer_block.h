@@ -27,6 +27,7 @@
 #include "arguments.h"
 #include "device_array.h"
 #include "fft_batch.h"
+#include "hier_tag_policy.h"
 #include <gnuradio/cuda/cuda_block.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
@@ -154,6 +155,7 @@ public:
         if (!d_one_entry_per_channel) {
             require_map_covers(d_channel_map.size(), noutputs);
         }
+        keep_hier_tag_movement(*this, this->d_logger);
         return cuda_block<Interface>::check_topology(ninputs, noutputs);
     }
 
@@ -344,9 +346,14 @@ private:
         return multiple;
     }
 
-    //! Moves the tags of the consumed input as the hier block's two blocks move them.
+    //! Moves the tags of the consumed input as the hier block's two blocks move them,
+    //! under the block's own policy, TPP_CUSTOM; another policy set by the user is GNU
+    //! Radio's to apply (TPP_DONT: none).
     void propagate_tags(int consumed)
     {
+        if (this->tag_propagation_policy() != gr::block::TPP_CUSTOM) {
+            return;
+        }
         std::vector<gr::tag_t> tags;
         const uint64_t first = this->nitems_read(0);
         this->get_tags_in_range(tags, 0, first, first + consumed);

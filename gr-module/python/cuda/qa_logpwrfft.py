@@ -195,6 +195,27 @@ class qa_logpwrfft(flowgraph_test):
         self.assertGreaterEqual(len(tag_list(want_sink)), len(tags) - 1)
         self.assertEqual(tag_list(got_sink), tag_list(want_sink))
 
+    def test_tag_policies_the_user_sets(self):
+        # TPP_DONT drops the tags; TPP_ALL_TO_ALL and TPP_ONE_TO_ONE mean GNU Radio's chain's
+        # movement for this block, each tag once, not the scheduler's on top of it.
+        fft_size, decimation = 32, 3
+        data = self.data("c", fft_size * decimation * 10)
+        tags = [tag(offset, number) for number, offset in enumerate((0, 17, 96, 200, 959))]
+        arguments = dict(
+            sample_rate=1e3, ref_scale=2.0, frame_rate=1e3 / fft_size / decimation, avg_alpha=1.0, average=False
+        )
+        _, want_sink = self.spectra(logpwrfft.logpwrfft_c(fft_size=fft_size, **arguments), "c", data, fft_size, tags)
+        for policy, expected in (
+            (gr.TPP_DONT, []),
+            (gr.TPP_ALL_TO_ALL, tag_list(want_sink)),
+            (gr.TPP_ONE_TO_ONE, tag_list(want_sink)),
+        ):
+            block = cuda.logpwrfft_c(fft_size=fft_size, **arguments)
+            block.set_tag_propagation_policy(policy)
+            _, got_sink = self.spectra(block, "c", data, fft_size, tags)
+            self.assertEqual(tag_list(got_sink), expected, policy)
+        self.assertGreater(len(tag_list(want_sink)), 0)
+
     def test_setters_while_running(self):
         fft_size = 256
         block = cuda.logpwrfft_c(1e6, fft_size, 2.0, 1e6 / fft_size, 1.0, False)

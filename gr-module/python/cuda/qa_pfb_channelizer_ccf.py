@@ -103,6 +103,23 @@ class qa_pfb_channelizer_ccf(flowgraph_test):
             for channel in range(8):
                 self.assertEqual(sorted(gpu_tags[channel]), sorted(cpu_tags[channel]), f"oversample {oversample_rate}")
 
+    def test_tag_policies_the_user_sets(self):
+        # TPP_DONT drops the tags; TPP_ALL_TO_ALL and TPP_ONE_TO_ONE mean the hier block's
+        # movement for this block, each tag once, not the scheduler's on top of it.
+        data = self.values(8_000)
+        tags = [
+            gr.tag_utils.python_to_tag((o, pmt.intern("k"), pmt.from_long(i)))
+            for i, o in enumerate((0, 12, 1001, 7777))
+        ]
+        taps = list(self.rng.standard_normal(33).astype(np.float32))
+        _, cpu_tags = run_channels(pfb.channelizer_ccf(8, taps, 2), 8, data, tags)
+        for policy, expected in ((gr.TPP_DONT, [[]] * 8), (gr.TPP_ALL_TO_ALL, cpu_tags), (gr.TPP_ONE_TO_ONE, cpu_tags)):
+            block = cuda.pfb_channelizer_ccf(8, taps, 2)
+            block.set_tag_propagation_policy(policy)
+            _, gpu_tags = run_channels(block, 8, data, tags)
+            self.assertEqual([sorted(t) for t in gpu_tags], [sorted(t) for t in expected], policy)
+        self.assertGreater(len(cpu_tags[0]), 0)
+
     def test_set_taps_and_restart(self):
         data = self.values(30_000)
         first = list(self.rng.standard_normal(24).astype(np.float32))
