@@ -1397,12 +1397,13 @@ enum grcuda_status grcuda_logpwrfft_spectra_fc(const struct grcuda_stream *strea
                                                float offset);
 
 /**
- * The history (GNU Radio's set_history()) a moving average of `length` items restarted at
- * least every `max_iter` outputs needs: the window's length - 1 items and the stretch of
- * outputs that a call may start inside (up to 32, or 64 for windows from 1024 items), which
- * it recomputes so that the output does not depend on how the stream is split into calls.
+ * The history (GNU Radio's set_history()) a moving average of `length` items needs: the
+ * window's length - 1 items and the longest stretch of outputs that a call may start inside
+ * (64), which it recomputes so that the output does not depend on how the stream is split
+ * into calls. It grows with the length alone, so a new length set while running moves the
+ * stream as GNU Radio's history of `length` moves it.
  */
-size_t grcuda_moving_average_history(size_t length, size_t max_iter);
+size_t grcuda_moving_average_history(size_t length);
 
 /**
  * output[i] = scale * (x[i] + ... + x[i + length - 1]) per vector lane, for `items` items of
@@ -1410,7 +1411,7 @@ size_t grcuda_moving_average_history(size_t length, size_t max_iter);
  * computes it: a running sum started afresh at least every `max_iter` outputs, at points
  * aligned to the stream (for windows from 1024 items, from the sums of the window's
  * chunks of 64 items, so that the cost per output hardly grows with the length). `input` holds `items` items after a history of
- * grcuda_moving_average_history(length, max_iter) - 1 items (as GNU Radio hands a block its
+ * grcuda_moving_average_history(length) - 1 items (as GNU Radio hands a block its
  * input) and does not overlap the output; `position` is the stream index of the first output (GNU Radio's
  * nitems_written); vlen, length and max_iter are at least 1.
  */

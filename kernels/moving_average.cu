@@ -11,9 +11,9 @@
 // has the same sum however the stream is split into calls.
 //
 // input holds segment - 1 + length - 1 items of history before the first output's newest
-// item (the block's set_history(length + segment - 1)), items are vectors of vlen values,
-// and each thread takes one lane of one segment: lanes vary fastest across threads, so that
-// vectors load coalesced.
+// item (the launcher skips what the block's history keeps for longer segments), items are
+// vectors of vlen values, and each thread takes one lane of one segment: lanes vary fastest
+// across threads, so that vectors load coalesced.
 
 #include "grcuda_common.cuh"
 

@@ -1379,7 +1379,7 @@ impl Fuzzer {
                 let max_iter = self.rng.pick(&[0, 1, 4096]);
                 let complex = self.rng.percent(50);
                 let item = if complex { 8 } else { 4 };
-                let history = grcuda_moving_average_history(length, max_iter);
+                let history = grcuda_moving_average_history(length);
                 self.count_call("grcuda_moving_average_history");
                 let position = self.rng.pick(&[0, 5, 31, u64::MAX]);
                 let input = self.array(backend, (items + history.max(1) - 1) * vlen.max(1), item);

@@ -190,7 +190,7 @@ fn moving_average_of_floats_and_complex_vectors() {
     ] {
         let items = 10_007;
         // The history: zeros before the stream, as GNU Radio's buffers start.
-        let history = kernels::moving_average_history(length, max_iter);
+        let history = kernels::moving_average_history(length);
         let stream_values = random_complex(&mut rng, (items + length - 1) * vlen);
         let values: Vec<Complex32> = std::iter::repeat_n(Complex32::new(0.0, 0.0), (history - length) * vlen)
             .chain(stream_values.iter().copied())

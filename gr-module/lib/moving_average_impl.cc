@@ -49,13 +49,12 @@ grcuda_status launch(const grcuda_stream* s,
                                     position);
 }
 
-//! The block's history is the length and the running sum's restart segment (up to 64
-//! items): GNU Radio's history is an int.
+//! The block's history is the length and 63 items for the running sum's restart segment:
+//! GNU Radio's history is an int.
 template <class T>
 void require_length(int length)
 {
-    const size_t longest_extra =
-        grcuda_moving_average_history(INT_MAX, INT_MAX) - INT_MAX;
+    const size_t longest_extra = grcuda_moving_average_history(INT_MAX) - INT_MAX;
     arguments::require_between(arguments::typed_name<T>("cuda.moving_average"),
                                "length",
                                length,
@@ -102,7 +101,7 @@ moving_average_impl<T>::moving_average_impl(
       d_new_length(length),
       d_new_scale(scale)
 {
-    this->set_history(grcuda_moving_average_history(length, max_iter));
+    this->set_history(grcuda_moving_average_history(length));
 }
 
 template <class T>
@@ -154,7 +153,7 @@ int moving_average_impl<T>::work(int noutput_items,
     if (d_updated) {
         d_length = d_new_length;
         d_scale = d_new_scale;
-        this->set_history(grcuda_moving_average_history(d_length, d_max_iter));
+        this->set_history(grcuda_moving_average_history(d_length));
         d_updated = false;
         return 0; // the history may have changed
     }

@@ -43,9 +43,11 @@ const CHUNK: usize = 64;
 const CHUNK_THREADS: u32 = 128;
 
 /// The history a moving average block sets (GNU Radio's set_history()): the window's
-/// length - 1 items and the segment a call may start inside.
-pub fn moving_average_history(length: usize, max_iter: usize) -> usize {
-    length.saturating_add(segment_size(length, max_iter) - 1)
+/// length - 1 items and the longest segment a call may start inside, whatever the length
+/// and max_iter, so that a new length moves the stream by the change of length alone, as
+/// GNU Radio's history of `length` does.
+pub fn moving_average_history(length: usize) -> usize {
+    length.saturating_add(CHUNK - 1)
 }
 
 /// Outputs per running sum: never more than max_iter, as GNU Radio's.
@@ -84,12 +86,15 @@ pub unsafe fn moving_average<T: WindowElement + Default>(
         return Ok(());
     }
     let input_items = items
-        .checked_add(moving_average_history(length, max_iter) - 1)
+        .checked_add(moving_average_history(length) - 1)
         .ok_or_else(|| Error::invalid_argument("the moving_average input size overflows"))?;
     let input_range = validate::array::<T>("input", input, validate::product("input", &[input_items, vlen])?)?;
     let output_range = validate::array::<T>("output", output, validate::product("output", &[items, vlen])?)?;
     validate::disjoint(("input", &input_range), ("output", &output_range))?;
     let segment = segment_size(length, max_iter);
+    // The kernels read segment - 1 items before the windows: skip the history kept for longer
+    // segments.
+    let input = input + ((CHUNK - segment) * vlen * size_of::<T>()) as u64;
     let phase = (position % segment as u64) as usize;
     let method = if vlen > 1 {
         Method::Direct

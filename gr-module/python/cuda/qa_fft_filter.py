@@ -19,7 +19,7 @@ import numpy as np
 from gnuradio import blocks, filter, gr
 
 from gnuradio import cuda
-from qa_support import convolve, flowgraph_test, new_taps_while_running, relative_error, tag, tag_list
+from qa_support import change_while_running, convolve, flowgraph_test, relative_error, tag, tag_list
 
 TOLERANCE = 1e-5  # relative to the output's norm
 TYPES = {
@@ -135,7 +135,9 @@ class qa_fft_filter(flowgraph_test):
             with_old, with_new = convolve(data, old), convolve(data, new)
             for make in (cuda.fft_filter_ccc, filter.fft_filter_ccc):
                 with self.subTest(taps=(old_count, new_count), block=make.__module__):
-                    got = new_taps_while_running(make(1, old), data, new, 100_000, 3e6)
+                    got = change_while_running(
+                        make(1, old), data, lambda block, new=new: block.set_taps(new), 100_000, 3e6
+                    )
                     # Whole segments: each block holds back at most its last one.
                     self.assertGreater(len(got), len(data) - 8192)
                     old_mismatched = np.flatnonzero(np.abs(got - with_old[: len(got)]) > 1e-4 * (1 + np.abs(got)))

@@ -9,7 +9,7 @@ the same bits however the stream is split into calls, and set_length_and_scale."
 import numpy as np
 from gnuradio import blocks, gr_unittest
 from gnuradio import cuda
-from qa_support import assert_relative, flowgraph_test, run_ports
+from qa_support import assert_relative, check_change_shifts_as_gnuradio, flowgraph_test, run_ports
 
 
 class qa_moving_average(flowgraph_test):
@@ -105,6 +105,24 @@ class qa_moving_average(flowgraph_test):
         reference.set_length_and_scale(30, 2.0)
         want = run_ports([blocks.vector_source_c(data)], reference, [blocks.vector_sink_c()])[0]
         assert_relative(self, got, want)
+
+    def test_new_length_while_running_moves_the_stream_as_gnuradio(self):
+        # GNU Radio's history is the length: outputs after set_length() while running skip (or
+        # repeat) the change of length. So here, across 1024 too, where the kernel's restart
+        # segments grow.
+        data = self.random(np.complex64, 200_000)
+        for old, new in ((100, 2000), (2000, 100), (1000, 1030), (7, 8)):
+            with self.subTest(lengths=(old, new)):
+                check_change_shifts_as_gnuradio(
+                    self,
+                    cuda.moving_average_cc(old, 1.0, 4000, 1),
+                    lambda block, new=new: block.set_length(new),
+                    data,
+                    self.exact_average(data, old, 1.0, 1),
+                    self.exact_average(data, new, 1.0, 1),
+                    new - old,
+                    1e-5,
+                )
 
 
 if __name__ == "__main__":

@@ -96,42 +96,55 @@ def run(source, chain, sink):
     return np.array(sink.data())
 
 
-def new_taps_while_running(block, data, new_taps, after, rate):
-    """Complex data through block behind a throttle at rate (samples/s); block.set_taps(new_taps)
-    once the sink has after outputs. Returns the outputs."""
+def change_while_running(block, data, change, after, rate):
+    """Complex data through block behind a throttle at rate (samples/s); change(block) once the
+    sink has after outputs. Returns the outputs."""
     sink = blocks.vector_sink_c()
     tb = gr.top_block()
     tb.connect(blocks.vector_source_c(data), blocks.throttle(gr.sizeof_gr_complex, rate), block, sink)
     tb.start()
     while len(sink.data()) < after:
         time.sleep(0.01)
-    block.set_taps(new_taps)
+    change(block)
     tb.wait()
     return np.array(sink.data())
 
 
+def check_change_shifts_as_gnuradio(test, block, change, data, with_old, with_new, skipped, tolerance):
+    """block, changed by change(block) after 50k of its outputs of data (complex) while running,
+    moves the stream as GNU Radio's history does: the outputs from the change on skip (or
+    repeat, where negative) skipped items, so output i is with_new[i + skipped] from the switch
+    on and with_old[i] before it."""
+    block.set_max_noutput_items(2000)
+    got = change_while_running(block, data, change, 50_000, 2e6)
+    test.assertEqual(len(got), len(data) - skipped)
+    read = np.arange(len(got)) + skipped
+    shifted = np.where((read >= 0) & (read < len(data)), with_new[np.clip(read, 0, len(data) - 1)], np.inf)
+    mismatched = np.flatnonzero(~(np.abs(got - shifted) <= 1e-4 * (1 + np.abs(shifted))))
+    switch = int(mismatched[-1]) + 1 if len(mismatched) else 0
+    test.assertGreater(switch, 40_000, "the change applied before it was made")
+    test.assertLess(relative_error(got[:switch], with_old[:switch]), tolerance)
+    test.assertLess(relative_error(got[switch:], shifted[switch:]), tolerance)
+
+
 def check_new_taps_shift_as_gnuradio(test, make, tap_dtype, data, tap_counts, tolerance):
     """GNU Radio's fir_filter and freq_xlating_fir_filter take the history of new taps while
-    running: the outputs after them skip (or repeat, where negative) the change of tap count,
-    so output i from the switch on is the new filter's output i + skipped. Checks that for
-    each (old, new) pair of tap_counts, with make(taps) making the block, set to new taps
-    (of tap_dtype) after 50k of its outputs of data (complex)."""
+    running: the outputs after them skip (or repeat, where negative) the change of tap count.
+    Checks that for each (old, new) pair of tap_counts, with make(taps) making the block, set
+    to new taps (of tap_dtype) after 50k of its outputs of data (complex)."""
     for old_count, new_count in tap_counts:
         old, new = (list(test.random(tap_dtype, count)) for count in (old_count, new_count))
-        with_old, with_new = convolve(data, old), convolve(data, new)
         with test.subTest(taps=(old_count, new_count)):
-            block = make(old)
-            block.set_max_noutput_items(2000)
-            got = new_taps_while_running(block, data, new, 50_000, 2e6)
-            skipped = new_count - old_count
-            test.assertEqual(len(got), len(data) - skipped)
-            read = np.arange(len(got)) + skipped
-            shifted = np.where((read >= 0) & (read < len(data)), with_new[np.clip(read, 0, len(data) - 1)], np.inf)
-            mismatched = np.flatnonzero(~(np.abs(got - shifted) <= 1e-4 * (1 + np.abs(shifted))))
-            switch = int(mismatched[-1]) + 1 if len(mismatched) else 0
-            test.assertGreater(switch, 40_000, "the new taps applied before set_taps")
-            test.assertLess(relative_error(got[:switch], with_old[:switch]), tolerance)
-            test.assertLess(relative_error(got[switch:], shifted[switch:]), tolerance)
+            check_change_shifts_as_gnuradio(
+                test,
+                make(old),
+                lambda block, new=new: block.set_taps(new),
+                data,
+                convolve(data, old),
+                convolve(data, new),
+                new_count - old_count,
+                tolerance,
+            )
 
 
 def tag(offset, number):
