@@ -72,6 +72,7 @@ bool block_context::attach(gr::block& self)
             d_block, inputs.data(), inputs.size(), outputs.data(), outputs.size()) ==
         GRCUDA_STATUS_OK) {
         find_mirrors();
+        d_running = true;
         return true;
     }
     gr::logger(self.alias())
@@ -142,6 +143,7 @@ void block_context::end_work(int nitems)
 
 void block_context::detach()
 {
+    d_running = false;
     check(grcuda_block_synchronize(d_block), "gr-cuda: waiting for a block's stream");
     d_inputs.clear();
     d_consumption.clear();
@@ -149,6 +151,16 @@ void block_context::detach()
     d_mirrored = false;
     check(grcuda_block_attach_ports(d_block, nullptr, 0, nullptr, 0),
           "gr-cuda: releasing a block's buffers");
+}
+
+void block_context::require_not_running(const gr::block& self) const
+{
+    if (d_running) {
+        throw std::runtime_error(
+            "gr-cuda: " + self.identifier() +
+            " is running in another flowgraph: a block runs in one flowgraph at a time; "
+            "stop and wait() for that one first, or make another block");
+    }
 }
 
 } // namespace cuda

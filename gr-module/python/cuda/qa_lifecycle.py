@@ -9,6 +9,7 @@ GRCUDA_QA_CYCLES sets how many times (default 100; the GPU reliability run uses 
 
 import gc
 import os
+import time
 
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest
@@ -83,6 +84,30 @@ class qa_lifecycle(gr_unittest.TestCase):
             tb.start()
             tb.stop()
             tb.wait()
+
+    def test_a_block_running_in_one_flowgraph_is_refused_by_another(self):
+        # A second flowgraph would take the block's ports from the running one (GNU Radio
+        # crashes or hangs): its start() refuses, and the block runs there once the first ends.
+        for shared in (cuda.multiply_const_ff(2.0), doubler()):
+            with self.subTest(block=shared.name()):
+                self.check_refused_while_running(shared)
+
+    def check_refused_while_running(self, shared):
+        first = gr.top_block()
+        first.connect(blocks.vector_source_f(self.data, True), shared, blocks.null_sink(4))
+        second, sink = gr.top_block(), blocks.vector_sink_f()
+        second.connect(blocks.vector_source_f(self.data), shared, sink)
+        first.start()
+        deadline = time.monotonic() + 30
+        while shared.nitems_written(0) == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertGreater(shared.nitems_written(0), 0, "the first flowgraph did not start")
+        with self.assertRaisesRegex(RuntimeError, "is running in another flowgraph"):
+            second.start()
+        first.stop()
+        first.wait()
+        second.run()
+        np.testing.assert_allclose(np.array(sink.data()), 2.0 * self.data, rtol=1e-6)
 
     def test_many_flowgraphs_built_and_destroyed_leak_no_device_memory(self):
         # The first flowgraph loads kernels and lets the driver settle.

@@ -13,6 +13,7 @@
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/sync_block.h>
 #include <grcuda.h>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <vector>
@@ -78,6 +79,11 @@ public:
     //! Waits until all work on the stream is done, then lets go of the port buffers, so
     //! that a stopped flowgraph holds no device memory through its blocks (from stop()).
     void detach();
+    //! Throws std::runtime_error while \p self (the block attach() is given) is attached:
+    //! started by a flowgraph and not stopped since. From check_topology(), which a
+    //! second flowgraph's start() calls before it would take the block's ports from the
+    //! running one (GNU Radio then crashes or hangs).
+    void require_not_running(const gr::block& self) const;
 
 private:
     int d_device_ordinal;
@@ -95,6 +101,9 @@ private:
     std::vector<const char*> d_mirrors;
     std::vector<size_t> d_item_sizes;
     bool d_mirrored = false;
+    //! Between a successful attach() and detach(); read by other threads'
+    //! check_topology().
+    std::atomic<bool> d_running{ false };
 
     void find_mirrors();
     void point_at_mirrors(gr_vector_const_void_star& input_items) const;
@@ -131,6 +140,13 @@ public:
     int device_ordinal() const override { return d_context.device_ordinal(); }
 
     bool start() override { return d_context.attach(*this) && Interface::start(); }
+
+    //! Refuses a flowgraph that would run the block while another one runs it.
+    bool check_topology(int ninputs, int noutputs) override
+    {
+        d_context.require_not_running(*this);
+        return Interface::check_topology(ninputs, noutputs);
+    }
 
     bool stop() override
     {

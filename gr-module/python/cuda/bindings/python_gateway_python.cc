@@ -72,6 +72,13 @@ public:
 
     int device_ordinal() const override { return d_context.device_ordinal(); }
 
+    //! Refuses a flowgraph that would run the block while another one runs it.
+    bool check_topology(int ninputs, int noutputs) override
+    {
+        d_context.require_not_running(*this);
+        return gr::block::check_topology(ninputs, noutputs);
+    }
+
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
     {
         if (d_python_forecast) {
