@@ -15,6 +15,7 @@
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/io_signature.h>
+#include <algorithm>
 #include <cmath>
 
 namespace gr {
@@ -146,10 +147,11 @@ int fft_impl::work(int noutput_items,
     // + ...
     // + 1, which a full buffer offers whenever the ring's one free item shifts the calls)
     // would multiply the launches, each costing the CPU more than the GPU time it saves.
-    if (noutput_items <= 0) {
+    const size_t batch = fft_batch(static_cast<size_t>(std::max(noutput_items, 0)),
+                                   static_cast<size_t>(output_multiple()));
+    if (batch == 0) {
         return 0;
     }
-    const size_t batch = fft_batch(static_cast<size_t>(noutput_items));
     reserve(batch);
     transform(input_items[0], output_items[0], batch);
     return static_cast<int>(batch);

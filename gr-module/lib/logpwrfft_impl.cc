@@ -468,9 +468,11 @@ int logpwrfft_impl<T>::general_work(int noutput_items,
         int64_t frames = 0;
         int64_t consumed = 0;
         if (d_group_offset == 0 && ninput_items[0] >= d_group) {
-            const int64_t available =
-                std::min<int64_t>(noutput_items, ninput_items[0] / d_group);
-            frames = d_plan ? int64_t(fft_batch(size_t(available))) : available;
+            const size_t available =
+                size_t(std::min<int64_t>(noutput_items, ninput_items[0] / d_group));
+            const size_t multiple = size_t(this->output_multiple());
+            frames = int64_t(d_plan ? fft_batch(available, multiple)
+                                    : available - available % multiple);
             compute(in + skipped, d_group, frames, out);
             consumed = frames * d_group;
         } else if (d_group_offset < skipped) {

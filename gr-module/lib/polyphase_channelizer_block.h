@@ -255,17 +255,12 @@ protected:
     //! two of them).
     size_t steps_for(int noutput_items, int ninput_items) const
     {
-        const int multiple = this->output_multiple();
+        const size_t multiple = static_cast<size_t>(this->output_multiple());
         const int new_items =
             std::max(ninput_items - static_cast<int>(this->history()) + 1, 0);
-        const int blocks =
-            std::min(noutput_items, new_items / static_cast<int>(d_channels)) / multiple;
-        if (blocks <= 0) {
-            return 0;
-        }
-        const size_t batch =
-            d_plan ? fft_batch(static_cast<size_t>(blocks)) : static_cast<size_t>(blocks);
-        return batch * multiple;
+        const size_t available = static_cast<size_t>(std::max(
+            std::min(noutput_items, new_items / static_cast<int>(d_channels)), 0));
+        return d_plan ? fft_batch(available, multiple) : available - available % multiple;
     }
 
     /*!
