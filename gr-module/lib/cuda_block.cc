@@ -56,34 +56,60 @@ bool block_context::attach(gr::block& self)
 {
     const gr::block_detail_sptr detail = self.detail();
     std::vector<const grcuda_buffer*> outputs;
-    for (int port = 0; port < detail->noutputs(); port++) {
-        outputs.push_back(wired_handle(detail->output(port)));
-    }
     std::vector<const grcuda_buffer*> inputs;
     d_inputs.clear();
     d_consumption.clear();
-    for (int port = 0; port < detail->ninputs(); port++) {
-        const gr::buffer_reader_sptr reader = detail->input(port);
-        d_inputs.push_back(reader.get());
-        d_consumption.push_back({ 0, 0 });
-        inputs.push_back(wired_handle(reader->buffer()));
+    try {
+        for (int port = 0; port < detail->noutputs(); port++) {
+            outputs.push_back(wired_handle(detail->output(port)));
+        }
+        for (int port = 0; port < detail->ninputs(); port++) {
+            const gr::buffer_reader_sptr reader = detail->input(port);
+            d_inputs.push_back(reader.get());
+            d_consumption.push_back({ 0, 0 });
+            inputs.push_back(wired_handle(reader->buffer()));
+            if (!inputs.back() &&
+                cuda_buffer::port_on_gpu(self.input_signature(), port)) {
+                // Only lock()/unlock() gets here: GNU Radio connects a block it keeps to
+                // a CPU block's buffer as it is, in host memory, where the block's
+                // kernels cannot read.
+                throw std::runtime_error(
+                    "after lock()/unlock(), input " + std::to_string(port) + " reads " +
+                    reader->buffer()->link()->identifier() +
+                    "'s output in host memory, which GNU Radio 3.10 gives a GPU block it "
+                    "keeps across unlock() without a GPU buffer. Fix: stop() and wait() "
+                    "the flowgraph, reconnect, and start() it again, or connect a new "
+                    "GPU "
+                    "block there");
+            }
+        }
+    } catch (const std::exception& refused) {
+        return refuse(self, refused.what());
     }
     if (grcuda_block_attach_ports(
-            d_block, inputs.data(), inputs.size(), outputs.data(), outputs.size()) ==
+            d_block, inputs.data(), inputs.size(), outputs.data(), outputs.size()) !=
         GRCUDA_STATUS_OK) {
-        find_mirrors();
-        d_running = true;
-        return true;
+        return refuse(self, grcuda_last_error_message());
     }
+    find_mirrors();
+    d_running = true;
+    return true;
+}
+
+bool block_context::refuse(gr::block& self, const std::string& reason)
+{
+    // The reasons cuda_buffer throws at start() name gr-cuda already.
+    const std::string prefix = "gr-cuda: ";
+    const bool named = reason.compare(0, prefix.size(), prefix) == 0;
     gr::logger(self.alias())
         .error("gr-cuda: {} cannot run: {}; ending the flowgraph",
                self.identifier(),
-               grcuda_last_error_message());
+               named ? reason.substr(prefix.size()) : reason);
     d_inputs.clear();
     d_consumption.clear();
     d_mirrors.clear();
     d_mirrored = false;
-    detail->set_done(true);
+    self.detail()->set_done(true);
     return false;
 }
 

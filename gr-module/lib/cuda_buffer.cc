@@ -258,14 +258,12 @@ bool cuda_buffer::do_allocate_buffer(size_t /* final_nitems */, size_t sizeof_it
     return true;
 }
 
-namespace {
-
-bool port_on_gpu(const gr::io_signature::sptr& signature, int port)
+bool cuda_buffer::port_on_gpu(const gr::io_signature::sptr& signature, int port)
 {
-    // GNU Radio's own rule (flat_flowgraph): any buffer type but the default is device
-    // memory.
     return signature->stream_buffer_type(port) != gr::buffer_double_mapped::type;
 }
+
+namespace {
 
 gr::transfer_type edge_type(bool writer_on_gpu, bool readers_on_gpu)
 {
@@ -407,15 +405,18 @@ void cuda_buffer::wire()
         return; // not part of a running flowgraph (yet, or any more)
     }
     const bool readers_gpu = reader_on_gpu(d_readers[0]);
+    std::string names[2]; // the readers off and on the GPU
     for (const gr::buffer_reader* reader : d_readers) {
-        if (reader_on_gpu(reader) != readers_gpu) {
-            throw std::runtime_error(
-                mixed_readers_message(link()->identifier(),
-                                      writer_gpu,
-                                      readers_gpu,
-                                      reader_names(*this),
-                                      readers_gpu ? "CPU blocks" : "GPU blocks"));
-        }
+        std::string& side = names[reader_on_gpu(reader)];
+        side += (side.empty() ? "" : ", ") + reader->link()->identifier();
+    }
+    if (!names[!readers_gpu].empty()) {
+        throw std::runtime_error(mixed_readers_message(
+            link()->identifier(),
+            writer_gpu,
+            readers_gpu,
+            names[readers_gpu],
+            (readers_gpu ? "CPU blocks (" : "GPU blocks (") + names[!readers_gpu] + ")"));
     }
     const gr::transfer_type type = edge_type(writer_gpu, readers_gpu);
     if (d_wired.load(std::memory_order_relaxed)) {

@@ -125,6 +125,61 @@ class qa_reconfiguration(flowgraph_test):
         ):
             self.tb.unlock()
 
+    def assert_refused(self, sink):
+        """unlock() returned and the GPU blocks feeding sink refused to run: it gets nothing
+        more, and stop() and wait() (tearDown) end the flowgraph within time_limit."""
+        time.sleep(0.5)
+        before = len(sink.data())
+        time.sleep(0.5)
+        self.assertEqual(len(sink.data()), before, "the refused GPU blocks still run")
+
+    def test_an_existing_cpu_block_moved_beside_gpu_readers_is_refused(self):
+        # GNU Radio adds the readers of blocks it keeps without a transfer type, so no check
+        # runs at unlock(): the GPU blocks refuse at their start() and end the flowgraph,
+        # where their threads died and unlock() never returned.
+        ingress, gpu = cuda.copy(4), cuda.copy(4)
+        other_sink = blocks.vector_sink_f()
+        self.tb.connect(self.throttle, ingress, gpu, self.sink)
+        other = blocks.vector_source_f(np.zeros(PERIOD, dtype=np.float32), True)
+        cpu = blocks.copy(4)
+        self.tb.connect(other, blocks.throttle(4, 2e6), cpu, other_sink)
+        self.tb.start()
+        self.wait_for_items()
+        self.tb.lock()
+        self.tb.disconnect(cpu, other_sink)
+        self.tb.connect(cpu, blocks.null_sink(4))
+        self.tb.connect(ingress, other_sink)
+        self.tb.unlock()
+        self.assert_refused(self.sink)
+
+    def test_an_existing_cpu_block_moved_onto_a_gpu_readers_output_is_refused(self):
+        ingress, gpu = cuda.copy(4), cuda.multiply_const_ff(2.0)
+        self.tb.connect(self.throttle, ingress, gpu, self.sink)
+        self.tb.start()
+        self.wait_for_items()
+        self.tb.lock()
+        self.tb.disconnect(ingress, gpu)
+        self.tb.disconnect(gpu, self.sink)
+        self.tb.connect(ingress, self.sink)
+        self.tb.unlock()
+        self.assert_refused(self.sink)
+
+    def test_an_existing_gpu_block_moved_to_a_cpu_output_is_refused(self):
+        # Its input would be the CPU block's buffer in host memory, where kernels cannot read.
+        cpu = blocks.copy(4)
+        self.tb.connect(self.throttle, cpu, self.sink)
+        other = blocks.vector_source_f(np.zeros(PERIOD, dtype=np.float32), True)
+        ingress, gpu, gpu_sink = cuda.copy(4), cuda.multiply_const_ff(2.0), blocks.vector_sink_f()
+        self.tb.connect(other, blocks.throttle(4, 2e6), ingress, gpu, gpu_sink)
+        self.tb.start()
+        self.wait_for_items()
+        self.tb.lock()
+        self.tb.disconnect(ingress, gpu)
+        self.tb.connect(ingress, cuda.null_sink(4))
+        self.tb.connect(cpu, gpu)
+        self.tb.unlock()
+        self.assert_refused(gpu_sink)
+
     def test_the_fix_stop_reconnect_start_runs(self):
         gpu = cuda.copy(4)
         self.tb.connect(self.throttle, gpu, self.sink)

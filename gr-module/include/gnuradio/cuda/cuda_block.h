@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -54,10 +55,12 @@ public:
     int device_ordinal() const { return d_device_ordinal; }
 
     //! Registers with the buffers of \p self's ports (from start(), again at every
-    //! start). When libgrcuda refuses them (a reader on a device without peer access to
-    //! the buffer's), logs why through \p self's logger and marks \p self done, which
-    //! ends the flowgraph, and returns false: GNU Radio 3.10 calls start() in the block's
-    //! thread, where an exception would leave every other block waiting forever.
+    //! start). When they cannot run (a reader on a device without peer access to the
+    //! buffer's that libgrcuda refuses, or readers that lock()/unlock() put on both sides
+    //! of the GPU, which GNU Radio checks nowhere for blocks it keeps), logs why through
+    //! \p self's logger and marks \p self done, which ends the flowgraph, and returns
+    //! false: GNU Radio 3.10 calls start() in the block's thread, where an exception
+    //! would leave every other block waiting forever.
     bool attach(gr::block& self);
     //! Points \p input_items (GNU Radio's, for this call) of inputs that the block reads
     //! through a mirror at the mirror: a block on a device without peer access to a
@@ -105,6 +108,9 @@ private:
     //! check_topology().
     std::atomic<bool> d_running{ false };
 
+    //! attach()'s refusal: logs \p reason through \p self's logger, marks \p self
+    //! done, which ends the flowgraph, and returns false.
+    bool refuse(gr::block& self, const std::string& reason);
     void find_mirrors();
     void point_at_mirrors(gr_vector_const_void_star& input_items) const;
 };

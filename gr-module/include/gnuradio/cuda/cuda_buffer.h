@@ -10,6 +10,7 @@
 #include <gnuradio/buffer_type.h>
 #include <gnuradio/cuda/api.h>
 #include <gnuradio/cuda/device.h>
+#include <gnuradio/io_signature.h>
 #include <grcuda.h>
 #include <atomic>
 #include <map>
@@ -56,6 +57,10 @@ public:
                                        gr::block_sptr buf_owner);
 
     ~cuda_buffer() override;
+
+    //! Whether port \p port of \p signature is in device memory: GNU Radio's own rule
+    //! (flat_flowgraph), any buffer type but the default.
+    static bool port_on_gpu(const gr::io_signature::sptr& signature, int port);
 
     //! For GNU Radio releases after 3.10.12, where gr::buffer declares it; not `override`
     //! so that this compiles against 3.10.5.1 too.
