@@ -2,11 +2,13 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Python GPU blocks that produce, consume or return wrong counts: each ends the flowgraph
-with an error naming the block, the call and the limit, instead of hanging it, overflowing a
-ring later with an unrelated message, or sending garbage downstream."""
+"""Python GPU blocks that produce, consume or return wrong counts, or name ports they lack in
+produce, consume or tag calls: each ends the flowgraph with an error naming the block, the
+call and the limit, instead of hanging or crashing it, overflowing a ring later with an
+unrelated message, or sending garbage downstream."""
 
 import numpy as np
+import pmt
 from gnuradio import blocks, gr, gr_unittest
 
 from gnuradio import cuda
@@ -37,6 +39,12 @@ class miscounting(cuda.basic_block):
             self.consume(1, n)
         elif how == "consume port -1":
             self.consume(-1, n)
+        elif how == "tag no such output":
+            self.add_item_tag(1, self.nitems_written(0), pmt.intern("key"), pmt.PMT_T)
+        elif how == "tags of no such input":
+            self.get_tags_in_range(2, 0, self.nitems_read(0) + n)
+        elif how == "tags in a window of no such input":
+            self.get_tags_in_window(1, 0, n)
         elif how == "consume a float":
             self.consume(0, 2.5)
         elif how == "produce too many":
@@ -121,6 +129,9 @@ class qa_python_block_counts(flowgraph_test):
             ("consume_each negative", ValueError, r"consume\(0, -1\): the count must not be negative"),
             ("consume no such port", IndexError, r"consume\(1, \.\.\.\) names no input port"),
             ("consume port -1", IndexError, r"consume\(-1, \.\.\.\) names no input port"),
+            ("tag no such output", IndexError, r"add_item_tag\(1, \.\.\.\) names no output port; the block has 1"),
+            ("tags of no such input", IndexError, r"get_tags_in_range\(2, \.\.\.\) names no input port"),
+            ("tags in a window of no such input", IndexError, r"get_tags_in_window\(1, \.\.\.\) names no input port"),
             ("consume a float", TypeError, r"consume\(0, 2.5\): the count must be a whole number"),
             ("produce too many", ValueError, r"produce\(0, \d+\) brings output 0 to \d+ items .* room for \d+"),
             ("produce negative", ValueError, r"produce\(0, -5\): the count must not be negative"),

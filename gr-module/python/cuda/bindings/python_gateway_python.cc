@@ -199,9 +199,11 @@ public:
         return d_py_handle.attr("stop")().cast<bool>();
     }
 
-    // GNU Radio's gateway's public versions of gr::block's protected tag methods.
+    // GNU Radio's gateway's public versions of gr::block's protected tag methods, with
+    // the port checked: GNU Radio's index past its ports crashes or hangs the process.
     void add_tag(unsigned int which_output, const gr::tag_t& tag)
     {
+        require_port("add_item_tag", which_output, false);
         add_item_tag(which_output, tag);
     }
 
@@ -211,12 +213,14 @@ public:
                  const pmt::pmt_t& value,
                  const pmt::pmt_t& srcid)
     {
+        require_port("add_item_tag", which_output, false);
         add_item_tag(which_output, abs_offset, key, value, srcid);
     }
 
     std::vector<gr::tag_t>
     tags_in_range(unsigned int which_input, uint64_t abs_start, uint64_t abs_end)
     {
+        require_port("get_tags_in_range", which_input, true);
         std::vector<gr::tag_t> tags;
         get_tags_in_range(tags, which_input, abs_start, abs_end);
         return tags;
@@ -227,6 +231,7 @@ public:
                                          uint64_t abs_end,
                                          const pmt::pmt_t& key)
     {
+        require_port("get_tags_in_range", which_input, true);
         std::vector<gr::tag_t> tags;
         get_tags_in_range(tags, which_input, abs_start, abs_end, key);
         return tags;
@@ -235,6 +240,7 @@ public:
     std::vector<gr::tag_t>
     tags_in_window(unsigned int which_input, uint64_t rel_start, uint64_t rel_end)
     {
+        require_port("get_tags_in_window", which_input, true);
         std::vector<gr::tag_t> tags;
         get_tags_in_window(tags, which_input, rel_start, rel_end);
         return tags;
@@ -245,9 +251,29 @@ public:
                                           uint64_t rel_end,
                                           const pmt::pmt_t& key)
     {
+        require_port("get_tags_in_window", which_input, true);
         std::vector<gr::tag_t> tags;
         get_tags_in_window(tags, which_input, rel_start, rel_end, key);
         return tags;
+    }
+
+    //! Throws IndexError (std::out_of_range) unless \p port is one of the block's
+    //! inputs (\p input) or outputs in the running flowgraph, as produce() and consume()
+    //! refuse bad ports.
+    void require_port(const char* method, unsigned int port, bool input) const
+    {
+        const gr::block_detail_sptr running = detail();
+        if (!running) {
+            throw std::runtime_error(name() + ": " + method +
+                                     "() is only valid while the flowgraph runs");
+        }
+        const int ports = input ? running->ninputs() : running->noutputs();
+        if (port >= static_cast<unsigned int>(ports)) {
+            const std::string kind = input ? "input" : "output";
+            throw std::out_of_range(name() + ": " + method + "(" + std::to_string(port) +
+                                    ", ...) names no " + kind + " port; the block has " +
+                                    std::to_string(ports) + " " + kind + " port(s)");
+        }
     }
 
     //! The Python method \p handler_name handles messages to \p which_port.
