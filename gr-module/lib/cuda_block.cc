@@ -179,13 +179,28 @@ void block_context::detach()
           "gr-cuda: releasing a block's buffers");
 }
 
-void block_context::require_not_running(const gr::block& self) const
+void block_context::check_topology(gr::block& self) const
 {
     if (d_running) {
         throw std::runtime_error(
             "gr-cuda: " + self.identifier() +
-            " is running in another flowgraph: a block runs in one flowgraph at a time; "
-            "stop and wait() for that one first, or make another block");
+            " is still running: started by a flowgraph and not stopped since (stop() "
+            "returns before the blocks stop; wait() after it). A block runs in one "
+            "flowgraph at a time: stop() and wait() the flowgraph that runs it before "
+            "start() again, or make another block for the other flowgraph");
+    }
+    // GNU Radio 3.10 rounds a block's max_noutput_items down to its output multiple and
+    // lifts it to that multiple only for fixed-rate blocks: it would never call a general
+    // block whose cap rounds to 0, and the flowgraph would wait for it forever.
+    if (!self.fixed_rate() && self.is_set_max_noutput_items() &&
+        self.max_noutput_items() < self.output_multiple()) {
+        throw std::runtime_error(
+            "gr-cuda: " + self.identifier() + "'s max_noutput_items (" +
+            std::to_string(self.max_noutput_items()) +
+            ") is below its output multiple (" + std::to_string(self.output_multiple()) +
+            "), so GNU Radio would never call it and the flowgraph would wait forever. "
+            "Fix: set_max_noutput_items(" +
+            std::to_string(self.output_multiple()) + ") or more, or leave it unset");
     }
 }
 

@@ -102,7 +102,7 @@ class qa_lifecycle(gr_unittest.TestCase):
         while shared.nitems_written(0) == 0 and time.monotonic() < deadline:
             time.sleep(0.01)
         self.assertGreater(shared.nitems_written(0), 0, "the first flowgraph did not start")
-        with self.assertRaisesRegex(RuntimeError, "is running in another flowgraph"):
+        with self.assertRaisesRegex(RuntimeError, "is still running"):
             second.start()
         first.stop()
         first.wait()

@@ -80,6 +80,70 @@ class qa_topologies(gr_unittest.TestCase):
         tb.run()
         np.testing.assert_array_equal(np.array(sink.data(), dtype=np.float32), self.data)
 
+    def test_a_general_block_capped_below_its_output_multiple_is_refused_with_the_fix(self):
+        # GNU Radio would never call it: a silent hang, as with its own pfb_channelizer_ccf.
+        taps = np.hanning(8 * 6).astype(np.float32).tolist()
+        signal_in = (np.random.default_rng(7).standard_normal(8 * 4000)).astype(np.complex64)
+        outputs = []
+        for cap in (3, 4):
+            channelizer = cuda.pfb_channelizer_ccf(8, taps, 4)
+            self.assertEqual(channelizer.output_multiple(), 4)
+            channelizer.set_max_noutput_items(cap)
+            tb = gr.top_block()
+            sinks = [blocks.vector_sink_c() for _ in range(8)]
+            tb.connect(blocks.vector_source_c(signal_in.tolist()), channelizer)
+            for channel, sink in enumerate(sinks):
+                tb.connect((channelizer, channel), sink)
+            if cap < 4:
+                self.start_fails(
+                    tb,
+                    r"pfb_channelizer_ccf\(\d+\)'s max_noutput_items \(3\) is below its "
+                    r"output multiple \(4\).* Fix: set_max_noutput_items\(4\) or more",
+                )
+                continue
+            tb.run()
+            outputs = [np.array(sink.data()) for sink in sinks]
+        uncapped = gr.top_block()
+        channelizer = cuda.pfb_channelizer_ccf(8, taps, 4)
+        sinks = [blocks.vector_sink_c() for _ in range(8)]
+        uncapped.connect(blocks.vector_source_c(signal_in.tolist()), channelizer)
+        for channel, sink in enumerate(sinks):
+            uncapped.connect((channelizer, channel), sink)
+        uncapped.run()
+        for capped, sink in zip(outputs, sinks):
+            np.testing.assert_array_equal(capped, np.array(sink.data()))
+
+    def test_a_python_general_block_capped_below_its_output_multiple_is_refused(self):
+        class pairs(cuda.basic_block):
+            def __init__(self):
+                cuda.basic_block.__init__(self, "pairs", [np.float32], [np.float32])
+                self.set_output_multiple(2)
+
+            def general_work(self, input_items, output_items):
+                n = min(len(input_items[0]), len(output_items[0]))
+                output_items[0][:n] = input_items[0][:n]
+                self.consume(0, n)
+                return n
+
+        block = pairs()
+        block.set_max_noutput_items(1)
+        tb = gr.top_block()
+        tb.connect(blocks.vector_source_f(self.data), block, blocks.null_sink(4))
+        self.start_fails(tb, r"pairs\(\d+\)'s max_noutput_items \(1\) is below its output multiple \(2\)")
+
+    def test_a_sync_block_capped_below_its_output_multiple_runs(self):
+        # GNU Radio lifts a fixed-rate block's cap to its output multiple.
+        gpu = cuda.multiply_const_ff(2.0)
+        gpu.set_output_multiple(101)
+        gpu.set_max_noutput_items(7)
+        tb = gr.top_block()
+        sink = blocks.vector_sink_f()
+        tb.connect(blocks.vector_source_f(self.data), cuda.copy(4), gpu, cuda.copy(4), sink)
+        tb.run()
+        output = np.array(sink.data(), dtype=np.float32)
+        np.testing.assert_array_equal(output, 2.0 * self.data[: len(output)])
+        self.assertEqual(len(output), len(self.data) // 101 * 101)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_topologies)

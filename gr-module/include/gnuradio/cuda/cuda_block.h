@@ -82,11 +82,13 @@ public:
     //! Waits until all work on the stream is done, then lets go of the port buffers, so
     //! that a stopped flowgraph holds no device memory through its blocks (from stop()).
     void detach();
-    //! Throws std::runtime_error while \p self (the block attach() is given) is attached:
-    //! started by a flowgraph and not stopped since. From check_topology(), which a
-    //! second flowgraph's start() calls before it would take the block's ports from the
-    //! running one (GNU Radio then crashes or hangs).
-    void require_not_running(const gr::block& self) const;
+    //! From \p self's check_topology(), which start() and unlock() call before any
+    //! block runs: throws std::runtime_error where \p self cannot run. While \p self is
+    //! attached (started by a flowgraph and not stopped since: a second flowgraph would
+    //! take its ports from the running one, and GNU Radio then crashes or hangs), and
+    //! where GNU Radio would never call it (a general block whose max_noutput_items is
+    //! below its output multiple: a hang).
+    void check_topology(gr::block& self) const;
 
 private:
     int d_device_ordinal;
@@ -147,10 +149,10 @@ public:
 
     bool start() override { return d_context.attach(*this) && Interface::start(); }
 
-    //! Refuses a flowgraph that would run the block while another one runs it.
+    //! Refuses a flowgraph that cannot run the block (block_context::check_topology).
     bool check_topology(int ninputs, int noutputs) override
     {
-        d_context.require_not_running(*this);
+        d_context.check_topology(*this);
         return Interface::check_topology(ninputs, noutputs);
     }
 

@@ -72,10 +72,10 @@ public:
 
     int device_ordinal() const override { return d_context.device_ordinal(); }
 
-    //! Refuses a flowgraph that would run the block while another one runs it.
+    //! Refuses a flowgraph that cannot run the block (block_context::check_topology).
     bool check_topology(int ninputs, int noutputs) override
     {
-        d_context.require_not_running(*this);
+        d_context.check_topology(*this);
         return gr::block::check_topology(ninputs, noutputs);
     }
 
