@@ -753,6 +753,19 @@ enum grcuda_status grcuda_expression_set_parameter(const struct grcuda_expressio
                                                    float value);
 
 /**
+ * Sets `count` parameters at once for the launches that follow: `names[i]`
+ * (NUL-terminated) to `values[i]` (both may be NULL when the count is 0). All or nothing:
+ * an unknown name or a NaN or infinite value is GRCUDA_STATUS_INVALID_ARGUMENT and changes
+ * no parameter. Any thread may call it while another launches; a launch meanwhile may see
+ * some of the new values and the old others.
+ */
+GRCUDA_MUST_USE
+enum grcuda_status grcuda_expression_set_parameters(const struct grcuda_expression *expression,
+                                                    const char *const *names,
+                                                    const float *values,
+                                                    size_t count);
+
+/**
  * Sets `value_out` to the value of the parameter `name` (0 on failure).
  */
 GRCUDA_MUST_USE
@@ -961,7 +974,9 @@ void grcuda_fir_filter_free(struct grcuda_fir_filter *filter);
  * there, and one that cannot be written costs a warning through the log callback, never a
  * failed launch. Kernels already loaded stay loaded. An empty or relative path, or one
  * naming something other than a directory (a file), is GRCUDA_STATUS_INVALID_ARGUMENT and
- * leaves the directory as it was.
+ * leaves the directory as it was. $GRCUDA_KERNEL_CACHE follows the same rules: unless a
+ * directory was set here, grcuda_device_open() refuses a bad value of it with
+ * GRCUDA_STATUS_INVALID_ARGUMENT, naming the variable.
  */
 GRCUDA_MUST_USE enum grcuda_status grcuda_set_kernel_cache_directory(const char *directory);
 

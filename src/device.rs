@@ -103,8 +103,9 @@ impl Device {
     /// Opens device `ordinal` on the chosen backend.
     pub fn open(ordinal: usize, choice: BackendChoice) -> Result<Device> {
         // A bad value is refused where the other settings are, when the first device is
-        // opened, rather than at the first edge between two devices.
+        // opened, rather than at the first edge between two devices (or the first compile).
         peer_access_allowed()?;
+        crate::kernels::DiskCache::check_environment()?;
         match resolve_backend(choice)? {
             Backend::Simulated => Self::open_simulated(ordinal),
             Backend::Cuda => Self::open_cuda(ordinal),

@@ -1929,9 +1929,20 @@ impl Fuzzer {
                     None => (null_mut(), None),
                 };
                 let name = self.rng.pick(&[c"k".as_ptr(), c"gain".as_ptr(), c"nothing".as_ptr(), null()]);
-                if self.rng.percent(50) {
+                let choice = self.rng.below(4);
+                if choice == 0 {
                     let status = grcuda_expression_set_parameter(handle, name, 1.5);
                     self.check("grcuda_expression_set_parameter", status, scope_of(backend), || format!("{handle:?}"));
+                } else if choice == 1 {
+                    let other = self.rng.pick(&[c"k".as_ptr(), c"gain".as_ptr(), null()]);
+                    let names = [name, other];
+                    let values = [1.5f32, self.rng.pick(&[-2.0, f32::NAN])];
+                    let names_pointer = if self.rng.percent(5) { null() } else { names.as_ptr() };
+                    let count = self.rng.range(0, 2);
+                    let status = grcuda_expression_set_parameters(handle, names_pointer, values.as_ptr(), count);
+                    self.check("grcuda_expression_set_parameters", status, scope_of(backend), || {
+                        format!("{handle:?}, {count} parameters")
+                    });
                 } else {
                     let null_out = self.rng.percent(5);
                     let mut value = f32::NAN;

@@ -2,7 +2,8 @@
 
 //! Expressions (`grcuda::expression`) against references computed here in f64 on random
 //! data: every operator and function, every input/output type combination, several inputs,
-//! vectors, in-place launches, parameters changed between launches, and the errors of bad
+//! vectors, in-place launches, parameters changed between launches, expressions over several
+//! lines, complex division and scaling against exact values, and the errors of bad
 //! expressions, types and arguments.
 //!
 //! Runs on the backend `Device::open(0, BackendChoice::Auto)` picks (the GPU with
@@ -239,6 +240,124 @@ fn parameters_change_between_launches() {
         assert!(error.message().contains("\"gain\" must be finite"), "{error}");
     }
     assert_eq!(expression.parameter("gain").unwrap(), 1e3, "a refused value is not kept");
+
+    // Several at once: all or none.
+    for refused in [[("gain", 5.0), ("k", 1.0)], [("gain", 5.0), ("offset", f32::NAN)]] {
+        assert!(expression.set_parameters(&refused).is_err(), "{refused:?}");
+        assert_eq!(
+            (expression.parameter("gain").unwrap(), expression.parameter("offset").unwrap()),
+            (1e3, 0.0),
+            "{refused:?} changed a parameter"
+        );
+    }
+    expression.set_parameters(&[("offset", 2.0), ("gain", -3.0)]).unwrap();
+    assert_eq!((expression.parameter("gain").unwrap(), expression.parameter("offset").unwrap()), (-3.0, 2.0));
+}
+
+/// The output of `text` over complex `inputs` (each `COUNT` values), into a complex output,
+/// with the parameters `parameters`.
+fn complex_outputs(
+    harness: &Harness,
+    text: &str,
+    inputs: &[&[Complex32]],
+    parameters: &[(&str, f32)],
+) -> Vec<Complex32> {
+    let expression = Expression::new(&harness.device, text, C, C, inputs.len(), 1, parameters)
+        .unwrap_or_else(|error| panic!("{text}: {error}"));
+    let buffers: Vec<_> = inputs.iter().map(|values| harness.upload(values)).collect();
+    let addresses: Vec<u64> = buffers.iter().map(|buffer| buffer.address()).collect();
+    let output = harness.allocate::<Complex32>(inputs[0].len());
+    unsafe { expression.launch(&harness.stream, &addresses, output.address(), inputs[0].len()).unwrap() };
+    harness.read(output.address(), inputs[0].len())
+}
+
+fn bits(values: &[Complex32]) -> Vec<(u32, u32)> {
+    values.iter().map(|z| (z.re.to_bits(), z.im.to_bits())).collect()
+}
+
+/// A complex multiplied or divided by a float scales both parts, exactly as C++'s
+/// std::complex<float> does: each part is one correctly rounded IEEE operation, whatever the
+/// float's size (squaring it, as a complex division would, overflows beyond 1.8e19 and
+/// underflows below 1e-19), and NumPy (which multiplies by the float's rounded reciprocal)
+/// is within one unit in the last place.
+#[test]
+fn complex_times_or_divided_by_a_float_scales_each_part() {
+    let harness = Harness::new("expression tests");
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut data = random_inputs(&mut rng, C, COUNT);
+    data[0] = Complex32::new(1.5, f32::INFINITY);
+    for k in [3.0f32, 1e20, 1e-25, -0.7] {
+        let divisors: Vec<Complex32> = vec![Complex32::new(k, 5.0); COUNT];
+        let quotient: Vec<Complex32> = data.iter().map(|z| Complex32::new(z.re / k, z.im / k)).collect();
+        let product: Vec<Complex32> = data.iter().map(|z| Complex32::new(z.re * k, z.im * k)).collect();
+        for (text, expected) in [
+            ("in0 / k", &quotient),
+            ("in0 / real(in1)", &quotient),
+            ("in0 * k", &product),
+            ("k * in0", &product),
+            ("real(in1) * in0", &product),
+        ] {
+            let actual = complex_outputs(&harness, text, &[&data, &divisors], &[("k", k)]);
+            assert_eq!(bits(&actual), bits(expected), "{text} with k = {k:e}");
+        }
+        let numpy_reciprocal = 1.0 / k;
+        let actual = complex_outputs(&harness, "in0 / k", &[&data], &[("k", k)]);
+        for (z, value) in data.iter().zip(&actual).skip(1) {
+            for (numpy, part) in [(z.re * numpy_reciprocal, value.re), (z.im * numpy_reciprocal, value.im)] {
+                assert!(numpy.to_bits().abs_diff(part.to_bits()) <= 1, "{z} / {k:e}: {part:e}, NumPy {numpy:e}");
+            }
+        }
+    }
+    let literal = complex_outputs(&harness, "in0 / 3 + 0.5f * in0", &[&data], &[]);
+    let expected: Vec<Complex32> =
+        data.iter().map(|z| Complex32::new(z.re / 3.0 + 0.5 * z.re, z.im / 3.0 + 0.5 * z.im)).collect();
+    assert_eq!(bits(&literal), bits(&expected), "float literals");
+}
+
+/// A float divided by a complex, and a complex by a complex, divide as NumPy does (Smith's
+/// method), which stays finite where the divisor's square would overflow or underflow.
+#[test]
+fn complex_division_does_not_square_the_divisor() {
+    let harness = Harness::new("expression tests");
+    let cases = [
+        (Complex32::new(2.0, 0.0), Complex32::new(1e20, 1e20), Exact::new(1e-20, -1e-20)),
+        (Complex32::new(2.0, 0.0), Complex32::new(1e-25, -1e-25), Exact::new(1e25, 1e25)),
+        (Complex32::new(1e20, 1e20), Complex32::new(1e20, 1e20), Exact::new(1.0, 0.0)),
+        (Complex32::new(3e-30, 4e-30), Complex32::new(0.0, 1e-30), Exact::new(4.0, -3.0)),
+        (Complex32::new(6.0, 8.0), Complex32::new(3e30, 4e30), Exact::new(2e-30, 0.0)),
+    ];
+    let numerators: Vec<Complex32> = cases.iter().map(|case| case.0).collect();
+    let divisors: Vec<Complex32> = cases.iter().map(|case| case.1).collect();
+    for text in ["in0 / in1", "real(in0) / in1"] {
+        let actual = complex_outputs(&harness, text, &[&numerators, &divisors], &[]);
+        for ((numerator, divisor, _), value) in cases.iter().zip(&actual) {
+            let expected =
+                if text == "in0 / in1" { exact(*numerator) } else { real(f64::from(numerator.re)) } / exact(*divisor);
+            let error = (exact(*value) - expected).norm();
+            assert!(error <= 1e-6 * expected.norm(), "{text}: {numerator} / {divisor} gave {value}, not {expected}");
+        }
+    }
+    let zero =
+        complex_outputs(&harness, "in0 / in1", &[&[Complex32::new(1.0, -1.0)], &[Complex32::new(0.0, 0.0)]], &[]);
+    assert_eq!((zero[0].re, zero[0].im), (f32::INFINITY, f32::NEG_INFINITY), "as 1 / 0 and -1 / 0");
+}
+
+/// Line breaks are spaces between tokens: an expression over several lines computes what
+/// the same expression on one line does, bit for bit (on a GPU, its program compiles).
+#[test]
+fn expressions_may_span_lines() {
+    let harness = Harness::new("expression tests");
+    let mut rng = StdRng::seed_from_u64(12);
+    let data = random_inputs(&mut rng, C, COUNT);
+    let parameters = [("k", 0.25f32)];
+    let one_line = complex_outputs(&harness, "in0 * k + conj(in0) / (1 - k)", &[&data], &parameters);
+    for text in [
+        "in0 * k\n+ conj(in0) / (1 - k)",
+        "in0 *\r\n    k + conj(\n in0\n) / (1 - k)\n",
+        "\n\tin0 * k\r+ conj(in0)\u{2028}/ (1 - k)\u{b}",
+    ] {
+        assert_eq!(bits(&complex_outputs(&harness, text, &[&data], &parameters)), bits(&one_line), "{text:?}");
+    }
 }
 
 /// The error of building `text` (float in and out, one input, parameter k).
@@ -271,7 +390,14 @@ fn bad_expressions_and_types_are_refused_with_the_place() {
     assert!(message.contains("pow takes 2 arguments, not 1"), "{message}");
     let message = build_error("sine(in0)", F, F);
     assert!(message.contains("unknown function \"sine\"") && message.contains("sin,"), "{message}");
-    for text in ["", "in0 +", "in0 ^ 2", "(in0", "in00", "1e39"] {
+    let message = build_error("in0 * 010", F, F);
+    assert!(
+        message.contains("integer literal 010 has a leading zero") && message.contains("write 8 or 10"),
+        "{message}"
+    );
+    let message = build_error("in0 *\n  sin(in0, k)", F, F);
+    assert!(message.ends_with("(line 2, column 3):\n      sin(in0, k)\n      ^"), "{message}");
+    for text in ["", "in0 +", "in0 ^ 2", "(in0", "in00", "1e39", "0x10", "in0 */ 2", "in0 // 2", "in0 \\\n* 2"] {
         build_error(text, F, F);
     }
 }
@@ -318,5 +444,5 @@ fn generated_programs_are_shared_by_equal_expressions() {
     let other = Expression::new(&harness.device, "in0 * k", F, C, 1, 1, &[("k", 1.0)]).unwrap();
     assert!(std::ptr::eq(first.program(), second.program()));
     assert_ne!(first.program().name, other.program().name);
-    assert!(first.program().source.contains("// in0 * k"));
+    assert!(first.program().source.contains("// \"in0 * k\""));
 }

@@ -242,3 +242,24 @@ fn generated_expression_programs_compile_for_every_type_combination() {
     let ptx = String::from_utf8(kernels::compile(arithmetic.program(), "compute_90").unwrap()).unwrap();
     assert!(!ptx.contains("fma.rn.f32"), "a fused multiply-add would round unlike the CPU:\n{ptx}");
 }
+
+/// Expressions over several lines (a triple-quoted Python string, Windows line ends) compile:
+/// the comment quoting the expression in the generated program ends on its own line.
+#[test]
+fn generated_programs_of_expressions_over_several_lines_compile() {
+    use grcuda::expression::{Expression, ValueType};
+    use grcuda::{BackendChoice, Device};
+    if !nvrtc_available("generated_programs_of_expressions_over_several_lines_compile") {
+        return;
+    }
+    let device = Device::open(0, BackendChoice::Simulated).unwrap();
+    for text in ["in0 *\n k", "\n  in0\r\n  * k\r\n", "in0\r*\tk\u{2028}+ 1\u{b}\u{c}\u{85}", "(in0 +\n\n1) / k\n"] {
+        let expression = Expression::new(&device, text, ValueType::Complex, ValueType::Complex, 1, 1, &[("k", 2.0)])
+            .unwrap_or_else(|error| panic!("{text:?}: {error}"));
+        let program = expression.program();
+        for architecture in ARCHITECTURES {
+            kernels::compile(program, architecture)
+                .unwrap_or_else(|error| panic!("{text:?} for {architecture}: {error}\n{}", program.source));
+        }
+    }
+}

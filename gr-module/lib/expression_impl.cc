@@ -149,9 +149,19 @@ template <class IN_T, class OUT_T>
 void expression_impl<IN_T, OUT_T>::set_parameters(
     const std::map<std::string, float>& values)
 {
+    // One call of libgrcuda, which checks every entry before it sets any: a bad entry
+    // leaves all the parameters as they were.
+    std::vector<const char*> names;
+    std::vector<float> parameter_values;
     for (const auto& value : values) {
-        set_parameter(value.first, value.second);
+        arguments::require_no_nul(d_block, "a parameter's name", value.first);
+        names.push_back(value.first.c_str());
+        parameter_values.push_back(value.second);
     }
+    check_argument(
+        grcuda_expression_set_parameters(
+            d_handle.get(), names.data(), parameter_values.data(), names.size()),
+        d_block);
 }
 
 template <class IN_T, class OUT_T>

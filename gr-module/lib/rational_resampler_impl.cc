@@ -21,6 +21,8 @@
 #include <gnuradio/filter/firdes.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace gr {
@@ -178,10 +180,13 @@ void rational_resampler_impl<SAMPLE_T, TAP_T>::forecast(
 {
     // GNU Radio's formula, with its own history (the taps per phase), so that the
     // scheduler offers the same input; at least what general_work needs for one output.
-    const int required =
-        std::max((int)((double)(noutput_items + 1) * d_decimation / d_interpolation) +
-                     (int)d_taps_per_phase - 1,
-                 items_after_first_consumed());
+    // In double, and capped at INT_MAX: a large decimation overflowed an int.
+    const double wanted =
+        std::floor(double(noutput_items + 1) * d_decimation / d_interpolation) +
+        d_taps_per_phase - 1;
+    const int required = std::max(
+        static_cast<int>(std::min<double>(wanted, std::numeric_limits<int>::max())),
+        items_after_first_consumed());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), required);
 }
 

@@ -8,6 +8,7 @@
 
 #include <gnuradio/cuda/cuda_block.h>
 #include <algorithm>
+#include <limits>
 
 namespace gr {
 namespace cuda {
@@ -66,8 +67,12 @@ public:
 
     int fixed_rate_noutput_to_ninput(int noutput) override
     {
-        return noutput * static_cast<int>(d_applied_decimation) +
-               static_cast<int>(this->history()) - 1;
+        // In 64 bits: a large decimation set while running overflowed an int. GNU Radio
+        // ends the block on a request beyond its buffer, as for its own filters.
+        const int64_t required =
+            int64_t{ noutput } * d_applied_decimation + this->history() - 1;
+        return static_cast<int>(
+            std::min<int64_t>(required, std::numeric_limits<int>::max()));
     }
 
     bool check_topology(int ninputs, int noutputs) override

@@ -45,10 +45,27 @@ __device__ inline complex64 multiply(complex64 a, complex64 b) {
     return complex64{__fsub_rn(__fmul_rn(a.real, b.real), __fmul_rn(a.imag, b.imag)),
                      __fadd_rn(__fmul_rn(a.real, b.imag), __fmul_rn(a.imag, b.real))};
 }
+// Smith's method, as NumPy's (evaluate::complex_divide says why).
 __device__ inline complex64 divide(complex64 a, complex64 b) {
-    const float denominator = __fadd_rn(__fmul_rn(b.real, b.real), __fmul_rn(b.imag, b.imag));
-    return complex64{__fdiv_rn(__fadd_rn(__fmul_rn(a.real, b.real), __fmul_rn(a.imag, b.imag)), denominator),
-                     __fdiv_rn(__fsub_rn(__fmul_rn(a.imag, b.real), __fmul_rn(a.real, b.imag)), denominator)};
+    if (fabsf(b.real) >= fabsf(b.imag)) {
+        if (b.real == 0.0f) {
+            return complex64{__fdiv_rn(a.real, fabsf(b.real)), __fdiv_rn(a.imag, fabsf(b.real))};
+        }
+        const float ratio = __fdiv_rn(b.imag, b.real);
+        const float scale = __fdiv_rn(1.0f, __fadd_rn(b.real, __fmul_rn(b.imag, ratio)));
+        return complex64{__fmul_rn(__fadd_rn(a.real, __fmul_rn(a.imag, ratio)), scale),
+                         __fmul_rn(__fsub_rn(a.imag, __fmul_rn(a.real, ratio)), scale)};
+    }
+    const float ratio = __fdiv_rn(b.real, b.imag);
+    const float scale = __fdiv_rn(1.0f, __fadd_rn(b.imag, __fmul_rn(b.real, ratio)));
+    return complex64{__fmul_rn(__fadd_rn(__fmul_rn(a.real, ratio), a.imag), scale),
+                     __fmul_rn(__fsub_rn(__fmul_rn(a.imag, ratio), a.real), scale)};
+}
+__device__ inline complex64 multiply_by_float(complex64 a, float b) {
+    return complex64{__fmul_rn(a.real, b), __fmul_rn(a.imag, b)};
+}
+__device__ inline complex64 divide_by_float(complex64 a, float b) {
+    return complex64{__fdiv_rn(a.real, b), __fdiv_rn(a.imag, b)};
 }
 __device__ inline complex64 conjugate(complex64 a) { return complex64{a.real, -a.imag}; }
 __device__ inline float magnitude(complex64 a) { return hypotf(a.real, a.imag); }
@@ -106,6 +123,8 @@ fn code(node: &Typed, out: &mut String) {
             code(inner, out);
             out.push_str(", 0.0f)");
         }
+        TypedKind::MultiplyByFloat(left, right) => call("expression::multiply_by_float", &[left, right], out),
+        TypedKind::DivideByFloat(left, right) => call("expression::divide_by_float", &[left, right], out),
         TypedKind::Binary(operator, left, right) => {
             let function = match (node.value_type, operator) {
                 (ValueType::Float, BinaryOperator::Add) => "__fadd_rn",
@@ -165,9 +184,10 @@ pub(crate) fn generate(
         let _ = write!(source, ", float parameter{index} /* {name} */");
     }
     source.push_str(") {\n    write_each_item(output, count, [&](count_type index) {\n");
-    // The expression's characters are limited to names, numbers and operators (the
-    // tokenizer refuses the rest), so quoting it in a line comment is safe.
-    let _ = writeln!(source, "        // {text}");
+    // Quoted as a Rust string literal, which escapes line breaks and backslashes: whatever
+    // the text holds, the comment ends at the end of its line (a "\" there would continue it
+    // onto the next).
+    let _ = writeln!(source, "        // {text:?}");
     source.push_str("        return ");
     code(tree, &mut source);
     source.push_str(";\n    });\n}\n");
@@ -205,5 +225,49 @@ pub(crate) fn kernel(source: String) -> Kernel {
         variant: "",
         handles: &registered.handles,
         shared_memory_optin: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expression::{parse, types};
+    use crate::kernels::{compile, nvrtc_version};
+
+    /// Whatever the text quoted in the comment holds, the comment ends on its line: the
+    /// program compiles, and computes what the tree says. (The parser refuses most of these
+    /// texts; the comment does not rely on it.)
+    #[test]
+    fn no_text_escapes_the_comment_quoting_it() {
+        if let Err(error) = nvrtc_version() {
+            assert_ne!(std::env::var("GRCUDA_REQUIRE_NVRTC").as_deref(), Ok("1"), "NVRTC cannot be loaded: {error}");
+            eprintln!("no_text_escapes_the_comment_quoting_it: skipped, NVRTC cannot be loaded: {error}");
+            return;
+        }
+        let text = "in0 * 2";
+        let parameters = ["k".to_string()];
+        let scope = types::Scope { text, input_count: 1, input_type: ValueType::Float, parameters: &parameters };
+        let tree = types::check(&parse::parse(text).unwrap(), &scope).unwrap();
+        for quoted in [
+            "in0 *\n 2 + }",
+            "in0\r* 2; }",
+            "in0\r\n* 2",
+            "in0 */ 2 /*",
+            "in0 // 2",
+            "in0 * 2 \\",
+            "in0 * 2 \\\n+ 1",
+            "in0 * 2 \\ \n+ 1",
+            "in0 * 2 ??/\n+ 1",
+            "in0\u{2028}* 2\u{85}\u{b}\u{c}",
+            "\"",
+        ] {
+            let source = generate(quoted, &tree, ValueType::Float, ValueType::Float, 1, &parameters);
+            let program = kernel(source).program;
+            let comment = program.source.lines().find(|line| line.trim_start().starts_with("// \"")).unwrap();
+            let next = program.source.lines().skip_while(|line| *line != comment).nth(1).unwrap();
+            assert_eq!(next.trim(), "return __fmul_rn(input0[index], 2e0f);", "{quoted:?}:\n{}", program.source);
+            let image = compile(program, "sm_90").unwrap_or_else(|error| panic!("{quoted:?}: {error}"));
+            assert!(image.starts_with(b"\x7fELF"), "{quoted:?}");
+        }
     }
 }

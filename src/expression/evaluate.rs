@@ -41,9 +41,23 @@ pub(crate) fn complex_multiply(a: Complex32, b: Complex32) -> Complex32 {
     Complex32::new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
 }
 
+/// Smith's method, step for step as NumPy divides complex numbers: scaling by the ratio of
+/// the divisor's parts keeps the divisor's square, which overflows beyond 1.8e19 and
+/// underflows below 1e-19, out of the computation.
 pub(crate) fn complex_divide(a: Complex32, b: Complex32) -> Complex32 {
-    let denominator = b.re * b.re + b.im * b.im;
-    Complex32::new((a.re * b.re + a.im * b.im) / denominator, (a.im * b.re - a.re * b.im) / denominator)
+    if b.re.abs() >= b.im.abs() {
+        if b.re == 0.0 {
+            // Both parts are zero: infinities or NaN, as for floats.
+            return Complex32::new(a.re / b.re.abs(), a.im / b.re.abs());
+        }
+        let ratio = b.im / b.re;
+        let scale = 1.0 / (b.re + b.im * ratio);
+        Complex32::new((a.re + a.im * ratio) * scale, (a.im - a.re * ratio) * scale)
+    } else {
+        let ratio = b.re / b.im;
+        let scale = 1.0 / (b.im + b.re * ratio);
+        Complex32::new((a.re * ratio + a.im) * scale, (a.im * ratio - a.re) * scale)
+    }
 }
 
 fn float1(function: Float1, x: f32) -> f32 {
@@ -92,6 +106,14 @@ pub(crate) fn evaluate(node: &Typed, inputs: &[Value], parameters: &[f32]) -> Va
             Value::Complex(value) => Value::Complex(-value),
         },
         TypedKind::ToComplex(inner) => Value::Complex(Complex32::new(operand(inner).float(), 0.0)),
+        TypedKind::MultiplyByFloat(left, right) => {
+            let (z, x) = (operand(left).complex(), operand(right).float());
+            Value::Complex(Complex32::new(z.re * x, z.im * x))
+        }
+        TypedKind::DivideByFloat(left, right) => {
+            let (z, x) = (operand(left).complex(), operand(right).float());
+            Value::Complex(Complex32::new(z.re / x, z.im / x))
+        }
         TypedKind::Binary(operator, left, right) => match node.value_type {
             ValueType::Float => {
                 let (a, b) = (operand(left).float(), operand(right).float());

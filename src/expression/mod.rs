@@ -212,9 +212,21 @@ impl Expression {
 
     /// Sets a parameter for the launches that follow. Any thread may call it.
     pub fn set_parameter(&self, name: &str, value: f32) -> Result<()> {
-        let index = self.parameter_index(name)?;
-        check_parameter_value(name, value)?;
-        self.parameter_values[index].store(value.to_bits(), Ordering::Relaxed);
+        self.set_parameters(&[(name, value)])
+    }
+
+    /// Sets several parameters for the launches that follow, all or none: an unknown name or
+    /// a value that is not finite refuses the call and changes nothing. Any thread may call
+    /// it; a launch meanwhile may see some of the new values and the old others.
+    pub fn set_parameters(&self, values: &[(&str, f32)]) -> Result<()> {
+        let mut indices = Vec::with_capacity(values.len());
+        for &(name, value) in values {
+            indices.push(self.parameter_index(name)?);
+            check_parameter_value(name, value)?;
+        }
+        for (index, (_, value)) in indices.into_iter().zip(values) {
+            self.parameter_values[index].store(value.to_bits(), Ordering::Relaxed);
+        }
         Ok(())
     }
 

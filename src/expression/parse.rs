@@ -2,12 +2,13 @@
 
 //! The expression language's tokenizer and parser: text to an untyped syntax tree.
 //!
-//! The grammar is C++'s for the part it keeps: float literals (`2`, `0.5`, `1e-3`, `2.5f`),
+//! The grammar is C++'s for the part it keeps: float literals (`2`, `0.5`, `1e-3`, `2.5f`;
+//! an integer with a leading zero such as `010`, octal in C++, is refused),
 //! names (inputs `in0`, `in1`, …, parameters, functions), calls `name(a, b)`, parentheses,
 //! unary `-` and `+`, and the binary `+ - * /` with C++'s precedence and left associativity.
 //! Every node keeps the column (1-based, in characters) where it starts, so that later
-//! stages report errors at the place they concern. Errors show the expression with a caret
-//! under that column ([`error_at`]).
+//! stages report errors at the place they concern. Errors show the expression's line with a
+//! caret under that column ([`error_at`]).
 
 use crate::error::{Error, Result};
 
@@ -43,11 +44,51 @@ pub(crate) struct Node {
     pub column: usize,
 }
 
-/// An InvalidArgument error about `text` at `column`, showing the expression with a caret.
-/// Its message starts with "expression: ", naming the argument at fault as blocks do.
+/// Whether `character` ends a line where the expression is shown (the line breaks of
+/// Python's str.splitlines, less the old control codes for file, group and record).
+fn is_line_break(character: char) -> bool {
+    matches!(character, '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// An InvalidArgument error about `text` at `column` (counted in characters from the start
+/// of the text), showing the expression's line with a caret under that column. The place is
+/// a line and a column within it when the text has several lines. Its message starts with
+/// "expression: ", naming the argument at fault as blocks do.
 pub(crate) fn error_at(text: &str, column: usize, message: &str) -> Error {
-    let caret = " ".repeat(column.saturating_sub(1));
-    Error::invalid_argument(format!("expression: {message} (column {column}):\n    {text}\n    {caret}^"))
+    let characters: Vec<char> = text.chars().collect();
+    let at = column.saturating_sub(1).min(characters.len());
+    let line_start = characters[..at].iter().rposition(|&c| is_line_break(c)).map_or(0, |position| position + 1);
+    let line_end = characters[at..].iter().position(|&c| is_line_break(c)).map_or(characters.len(), |end| at + end);
+    let line: String = characters[line_start..line_end].iter().collect();
+    // Tabs stay tabs, so that the caret lines up with the text above it.
+    let caret: String = characters[line_start..at].iter().map(|&c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let place = if characters.iter().any(|&c| is_line_break(c)) {
+        // "\r\n" is one line break.
+        let breaks = (0..line_start)
+            .filter(|&i| {
+                is_line_break(characters[i]) && !(characters[i] == '\r' && characters.get(i + 1) == Some(&'\n'))
+            })
+            .count();
+        format!("line {}, column {}", breaks + 1, at - line_start + 1)
+    } else {
+        format!("column {column}")
+    };
+    Error::invalid_argument(format!("expression: {message} ({place}):\n    {line}\n    {caret}^"))
+}
+
+/// Why a digits-only literal with a leading zero is refused: C++ reads it as octal (or
+/// refuses it, with a digit 8 or 9), where the tokenizer would read it as decimal.
+fn leading_zero_message(literal: &str) -> String {
+    let decimal = match literal.trim_start_matches('0') {
+        "" => "0",
+        digits => digits,
+    };
+    let fix = match u128::from_str_radix(literal, 8) {
+        Ok(octal) if octal.to_string() != decimal => format!("as octal ({octal}): write {octal} or {decimal}"),
+        Ok(_) => format!("as octal: write {decimal}"),
+        Err(_) => format!("as octal, where 8 and 9 are no digits: write {decimal}"),
+    };
+    format!("the integer literal {literal} has a leading zero, which C++ reads {fix}")
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -97,6 +138,9 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>> {
                 }
             }
             let literal: String = characters[start..position].iter().collect();
+            if literal.len() > 1 && literal.starts_with('0') && literal.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(error_at(text, column, &leading_zero_message(&literal)));
+            }
             if position < characters.len() && matches!(characters[position], 'f' | 'F') {
                 position += 1;
             }
@@ -324,10 +368,52 @@ mod tests {
 
     #[test]
     fn literals_take_cplusplus_forms() {
-        for (text, value) in [("2", 2.0), ("0.5", 0.5), (".25", 0.25), ("1e-3", 1e-3), ("2.5f", 2.5), ("3E+2F", 300.0)]
-        {
+        for (text, value) in [
+            ("2", 2.0),
+            ("0", 0.0),
+            ("0.5", 0.5),
+            ("00.5", 0.5),
+            ("010.5", 10.5),
+            ("010e1", 100.0),
+            (".25", 0.25),
+            ("5.", 5.0),
+            ("1.e5", 1e5),
+            ("1e-3", 1e-3),
+            ("2.5f", 2.5),
+            ("3E+2F", 300.0),
+        ] {
             assert_eq!(parse(text).unwrap().kind, NodeKind::Number(value), "{text}");
         }
+    }
+
+    #[test]
+    fn integers_with_a_leading_zero_are_refused_as_cplusplus_reads_them_as_octal() {
+        for (text, fix) in [
+            ("010", "reads as octal (8): write 8 or 10"),
+            ("in0 * 0017f", "reads as octal (15): write 15 or 17"),
+            ("07", "reads as octal: write 7"),
+            ("00", "reads as octal: write 0"),
+            ("09", "where 8 and 9 are no digits: write 9"),
+        ] {
+            let message = parse(text).unwrap_err().message().to_string();
+            assert!(message.contains("has a leading zero") && message.contains(fix), "{text}: {message}");
+        }
+        for text in ["0x10", "0b1", "1.2.3", "1e"] {
+            assert!(parse(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn errors_in_expressions_of_several_lines_name_the_line_and_show_it() {
+        let message = parse("in0 *\n  * k").unwrap_err().message().to_string();
+        assert!(message.ends_with("(line 2, column 3):\n      * k\n      ^"), "{message}");
+        let message = parse("in0\r\n+ 1\r\n+ $").unwrap_err().message().to_string();
+        assert!(message.ends_with("(line 3, column 3):\n    + $\n      ^"), "{message}");
+        let message = parse("in0 +\n").unwrap_err().message().to_string();
+        assert!(message.ends_with("(line 2, column 1):\n    \n    ^"), "{message}");
+        let message = parse("\tin0 $").unwrap_err().message().to_string();
+        assert!(message.ends_with("(column 6):\n    \tin0 $\n    \t    ^"), "{message}");
+        assert!(parse("in0\r\n*\t2\u{2028}+ 1").is_ok());
     }
 
     #[test]

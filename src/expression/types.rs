@@ -3,11 +3,16 @@
 //! The type check: resolves names (inputs, parameters, functions) and gives every node of the
 //! syntax tree its type, float or complex, producing the typed tree that both backends run.
 //!
-//! Rules: arithmetic on a float and a complex promotes the float to complex (imaginary part
-//! 0); the float math functions take floats only; the complex helpers take either type (a
-//! float is a complex number with no imaginary part). The checked tree is explicit: every
-//! promotion is a [`TypedKind::ToComplex`] node and every call names its overload, so the
-//! CUDA generator and the interpreter make no decisions of their own and cannot disagree.
+//! Rules: a complex multiplied or divided by a float scales both parts by the float, as
+//! C++'s std::complex<float> does (promoting the float would multiply by its zero imaginary
+//! part, where inf · 0 is NaN, and divide by its square, which overflows beyond 1.8e19 and
+//! underflows below 1e-19); other arithmetic on a float and a complex promotes the float to
+//! complex (imaginary part 0), a float divided by a complex too; the float math functions
+//! take floats only; the complex helpers take either type (a float is a complex number with
+//! no imaginary part). The checked tree is explicit: every promotion is a
+//! [`TypedKind::ToComplex`] node, every scaling a [`TypedKind::MultiplyByFloat`] or
+//! [`TypedKind::DivideByFloat`] node, and every call names its overload, so the CUDA
+//! generator and the interpreter make no decisions of their own and cannot disagree.
 
 use crate::error::Result;
 use crate::expression::parse::{BinaryOperator, Node, NodeKind, error_at};
@@ -105,6 +110,10 @@ pub(crate) enum TypedKind {
     Call(Function, Vec<Typed>),
     /// A float operand made complex.
     ToComplex(Box<Typed>),
+    /// A complex operand times a float one, part by part.
+    MultiplyByFloat(Box<Typed>, Box<Typed>),
+    /// A complex operand divided by a float one, part by part.
+    DivideByFloat(Box<Typed>, Box<Typed>),
 }
 
 /// A checked node and the type of its value.
@@ -171,6 +180,19 @@ pub(crate) fn check(node: &Node, scope: &Scope) -> Result<Typed> {
         }
         NodeKind::Binary(operator, left, right) => {
             let (left, right) = (check(left, scope)?, check(right, scope)?);
+            match (operator, left.value_type, right.value_type) {
+                (BinaryOperator::Multiply, ValueType::Complex, ValueType::Float) => {
+                    return typed(TypedKind::MultiplyByFloat(Box::new(left), Box::new(right)), ValueType::Complex);
+                }
+                // IEEE products do not depend on the operands' order.
+                (BinaryOperator::Multiply, ValueType::Float, ValueType::Complex) => {
+                    return typed(TypedKind::MultiplyByFloat(Box::new(right), Box::new(left)), ValueType::Complex);
+                }
+                (BinaryOperator::Divide, ValueType::Complex, ValueType::Float) => {
+                    return typed(TypedKind::DivideByFloat(Box::new(left), Box::new(right)), ValueType::Complex);
+                }
+                _ => {}
+            }
             let value_type = if left.value_type == ValueType::Complex || right.value_type == ValueType::Complex {
                 ValueType::Complex
             } else {

@@ -102,6 +102,31 @@ pub extern "C" fn grcuda_expression_set_parameter(
     guard(|| borrow(expression, "expression")?.expression.set_parameter(c_text(name, "name")?, value))
 }
 
+/// Sets `count` parameters at once for the launches that follow: `names[i]`
+/// (NUL-terminated) to `values[i]` (both may be NULL when the count is 0). All or nothing:
+/// an unknown name or a NaN or infinite value is GRCUDA_STATUS_INVALID_ARGUMENT and changes
+/// no parameter. Any thread may call it while another launches; a launch meanwhile may see
+/// some of the new values and the old others.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn grcuda_expression_set_parameters(
+    expression: *const grcuda_expression,
+    names: *const *const c_char,
+    values: *const f32,
+    count: usize,
+) -> grcuda_status {
+    guard(|| {
+        let expression = &borrow(expression, "expression")?.expression;
+        let names = borrow_slice(names, count, "names")?;
+        let values = borrow_slice(values, count, "values")?;
+        let mut parameters = Vec::with_capacity(count);
+        for (index, (&name, &value)) in names.iter().zip(values).enumerate() {
+            parameters.push((c_text(name, &format!("names[{index}]"))?, value));
+        }
+        expression.set_parameters(&parameters)
+    })
+}
+
 /// Sets `value_out` to the value of the parameter `name` (0 on failure).
 #[must_use]
 #[unsafe(no_mangle)]

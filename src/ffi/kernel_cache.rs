@@ -5,6 +5,7 @@
 use super::{grcuda_status, guard, guard_value};
 use crate::error::Error;
 use crate::kernels::DiskCache;
+use crate::kernels::disk_cache::check_directory;
 use std::cell::RefCell;
 use std::ffi::{CStr, CString, OsStr, c_char};
 use std::os::unix::ffi::OsStrExt;
@@ -22,7 +23,9 @@ thread_local! {
 /// there, and one that cannot be written costs a warning through the log callback, never a
 /// failed launch. Kernels already loaded stay loaded. An empty or relative path, or one
 /// naming something other than a directory (a file), is GRCUDA_STATUS_INVALID_ARGUMENT and
-/// leaves the directory as it was.
+/// leaves the directory as it was. $GRCUDA_KERNEL_CACHE follows the same rules: unless a
+/// directory was set here, grcuda_device_open() refuses a bad value of it with
+/// GRCUDA_STATUS_INVALID_ARGUMENT, naming the variable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn grcuda_set_kernel_cache_directory(directory: *const c_char) -> grcuda_status {
@@ -39,20 +42,7 @@ pub extern "C" fn grcuda_set_kernel_cache_directory(directory: *const c_char) ->
                  $GRCUDA_KERNEL_CACHE or the default",
             ));
         }
-        if !path.is_absolute() {
-            return Err(Error::invalid_argument(format!(
-                "the kernel cache directory {} is relative: name an absolute path (a relative one \
-                 would move with the working directory)",
-                path.display()
-            )));
-        }
-        if path.exists() && !path.is_dir() {
-            return Err(Error::invalid_argument(format!(
-                "the kernel cache directory {} names something that is not a directory: name a \
-                 directory, or a path where one can be made",
-                path.display()
-            )));
-        }
+        check_directory(&path)?;
         DiskCache::set_directory(Some(path));
         Ok(())
     })

@@ -15,10 +15,15 @@
 //! module passes its `[cuda] kernel_cache` preference), else `$GRCUDA_KERNEL_CACHE`, else
 //! `$XDG_CACHE_HOME/grcuda/kernels`, else `~/.cache/grcuda/kernels`; no cache when none of
 //! these is set. The location is read at every program load, so a directory set after the
-//! first kernels were compiled holds the later ones.
+//! first kernels were compiled holds the later ones. The application's directory and the
+//! variable's must be absolute paths that are not something other than a directory
+//! ([`check_directory`]): the application's is refused when it is set, the variable's when
+//! a device is opened ([`DiskCache::check_environment`]), as the other settings are.
 
+use crate::error::{Error, Result};
 use crate::kernels::program::{HEADERS, Program};
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,6 +37,42 @@ static SET_DIRECTORY: RwLock<Option<PathBuf>> = RwLock::new(None);
 /// First bytes of every entry; the version changes with the entry layout.
 const MAGIC: &[u8] = b"grcuda kernel cache entry 1\n";
 const CHECKSUM_BYTES: usize = 16;
+
+/// Refuses a directory that cannot hold the cache: a relative path would move with the
+/// working directory, and something other than a directory (a file) cannot hold entries.
+pub(crate) fn check_directory(directory: &Path) -> Result<()> {
+    if !directory.is_absolute() {
+        return Err(Error::invalid_argument(format!(
+            "the kernel cache directory {} is relative: name an absolute path (a relative one would move with the \
+             working directory)",
+            directory.display()
+        )));
+    }
+    if directory.exists() && !directory.is_dir() {
+        return Err(Error::invalid_argument(format!(
+            "the kernel cache directory {} names something that is not a directory: name a directory, or a path \
+             where one can be made",
+            directory.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The directory `CACHE_DIRECTORY_ENV` names, if it is set and not empty.
+fn environment_directory() -> Result<Option<PathBuf>> {
+    let Some(value) = std::env::var_os(CACHE_DIRECTORY_ENV).filter(|value| !value.is_empty()) else {
+        return Ok(None);
+    };
+    let directory = PathBuf::from(value);
+    check_directory(&directory).map_err(|error| {
+        Error::invalid_argument(format!(
+            "{CACHE_DIRECTORY_ENV}=\"{}\" is refused: {}, or unset it",
+            directory.display(),
+            error.message()
+        ))
+    })?;
+    Ok(Some(directory))
+}
 
 /// What identifies one compiled program.
 pub(crate) struct CacheKey {
@@ -77,9 +118,21 @@ impl DiskCache {
         *SET_DIRECTORY.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = directory;
     }
 
+    /// Refuses a `CACHE_DIRECTORY_ENV` that cannot hold the cache, unless the application set
+    /// the directory, which wins over it.
+    pub fn check_environment() -> Result<()> {
+        if SET_DIRECTORY.read().unwrap_or_else(|poisoned| poisoned.into_inner()).is_some() {
+            return Ok(());
+        }
+        environment_directory().map(|_| ())
+    }
+
     fn from_environment() -> Option<DiskCache> {
+        // A refused variable (set after the device was opened, which refuses it) means no
+        // cache rather than the default's: it was meant to move the cache elsewhere.
         let variable = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
-        let directory = variable(CACHE_DIRECTORY_ENV)
+        let directory = environment_directory()
+            .ok()?
             .or_else(|| variable("XDG_CACHE_HOME").map(|cache| cache.join("grcuda/kernels")))
             .or_else(|| variable("HOME").map(|home| home.join(".cache/grcuda/kernels")))?;
         Some(DiskCache::at(directory))
@@ -89,9 +142,10 @@ impl DiskCache {
         self.directory.join(&key.file_name)
     }
 
-    /// The cached image, or `None` when it is missing, unreadable or damaged.
+    /// The cached image, or `None` when it is missing, unreadable, damaged or not a regular
+    /// file.
     pub fn load(&self, key: &CacheKey) -> Option<Vec<u8>> {
-        let entry = std::fs::read(self.path(key)).ok()?;
+        let entry = read_regular_file(&self.path(key))?;
         let rest = entry.strip_prefix(MAGIC)?;
         if rest.len() < CHECKSUM_BYTES {
             return None;
@@ -120,6 +174,28 @@ impl DiskCache {
     pub fn directory(&self) -> &Path {
         &self.directory
     }
+}
+
+/// The contents of the regular file at `path`, or `None`. Something else there (a FIFO, whose
+/// read would wait for a writer forever, a directory, a device) is said in the log, since
+/// only a person can have put it there.
+fn read_regular_file(path: &Path) -> Option<Vec<u8>> {
+    // Opening without waiting for a FIFO's writer, then asking the open file for its type,
+    // leaves no moment where another file can take the checked one's place.
+    let mut file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        crate::log::log(
+            crate::log::Level::Warning,
+            &format!(
+                "the kernel cache entry {} is not a regular file: it is ignored and the kernel compiled; remove it",
+                path.display()
+            ),
+        );
+        return None;
+    }
+    let mut entry = Vec::new();
+    file.read_to_end(&mut entry).ok()?;
+    Some(entry)
 }
 
 /// A name unique to this process and call, so concurrent writers never share a file.
@@ -234,6 +310,45 @@ mod tests {
         cache.discard(&key);
         assert_eq!(cache.load(&key), None);
         std::fs::remove_dir_all(&directory).unwrap();
+    }
+
+    #[test]
+    fn an_entry_that_is_not_a_regular_file_is_a_miss_without_waiting() {
+        let directory = scratch_directory("not-regular");
+        std::fs::create_dir_all(&directory).unwrap();
+        let cache = DiskCache::at(directory.clone());
+        let key = CacheKey::new(&programs()[0], "sm_90", "test compiler");
+        let path = std::ffi::CString::new(cache.path(&key).into_os_string().into_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0, "mkfifo");
+        // In a thread, so that a read waiting for the FIFO's writer fails the test, not hangs it.
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let loading = DiskCache::at(directory.clone());
+        let key_name = key.file_name.clone();
+        std::thread::spawn(move || sender.send(loading.load(&CacheKey { file_name: key_name })).unwrap());
+        let loaded = receiver.recv_timeout(std::time::Duration::from_secs(10)).expect("loading a FIFO waited");
+        assert_eq!(loaded, None);
+        cache.store(&key, b"image").unwrap();
+        assert_eq!(cache.load(&key).as_deref(), Some(&b"image"[..]), "a store replaces the FIFO");
+
+        std::fs::remove_file(cache.path(&key)).unwrap();
+        std::fs::create_dir(cache.path(&key)).unwrap();
+        assert_eq!(cache.load(&key), None, "a directory is a miss");
+        std::fs::remove_dir_all(&directory).unwrap();
+    }
+
+    #[test]
+    fn directories_must_be_absolute_and_not_files() {
+        let file = scratch_directory("a-file");
+        std::fs::write(&file, b"not a directory").unwrap();
+        for (directory, refusal) in [
+            (PathBuf::from("kernels"), "kernels is relative: name an absolute path"),
+            (file.clone(), "names something that is not a directory"),
+        ] {
+            let error = check_directory(&directory).unwrap_err();
+            assert!(error.message().contains(refusal), "{error}");
+        }
+        check_directory(&file.with_extension("to-be-made")).unwrap();
+        std::fs::remove_file(&file).unwrap();
     }
 
     #[test]

@@ -271,7 +271,7 @@ class gpu_block(kept_alive):
 
     def produce(self, which_output, how_many_items):
         if self._gpu_recorded is None:
-            return self.gateway.produce(which_output, how_many_items)
+            raise RuntimeError(self._outside_general_work("produce"))
         how_many_items = self._checked_count(
             "produce", which_output, how_many_items, self._gpu_produced, self._gpu_room
         )
@@ -280,7 +280,7 @@ class gpu_block(kept_alive):
 
     def consume(self, which_input, how_many_items):
         if self._gpu_recorded is None:
-            return self.gateway.consume(which_input, how_many_items)
+            raise RuntimeError(self._outside_general_work("consume"))
         how_many_items = self._checked_count(
             "consume", which_input, how_many_items, self._gpu_consumed, self._gpu_available
         )
@@ -289,9 +289,19 @@ class gpu_block(kept_alive):
 
     def consume_each(self, how_many_items):
         if self._gpu_recorded is None:
-            raise RuntimeError(f"{self.name()}: consume_each() is only valid inside general_work()")
+            raise RuntimeError(self._outside_general_work("consume_each"))
         for port in range(len(self._gpu_consumed)):
             self.consume(port, how_many_items)
+
+    def _outside_general_work(self, method):
+        # GNU Radio's own gateway passes these on from anywhere: in a sync block's work()
+        # the input is then consumed twice (the flowgraph hangs or reads garbage), and a
+        # port that does not exist crashes the process.
+        return (
+            f"{self.name()}: {method}() is only valid inside a cuda.basic_block's "
+            "general_work(); a sync, decimating or interpolating block's work() returns how "
+            "many items it made, and its input is consumed for it"
+        )
 
     def _checked_count(self, method, port, how_many_items, counted, limits):
         """Refuses, before GNU Radio sees it, a produce() or consume() that would hand
@@ -337,7 +347,7 @@ class gpu_block(kept_alive):
             return [0] * ninputs
         try:
             return self._checked_forecast(super().handle_forecast(noutput_items, ninputs), ninputs)
-        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
+        except BaseException as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "forecast()")
             # No input needed: the scheduler then calls work(), which ends the block.
             return [0] * ninputs
@@ -358,7 +368,7 @@ class gpu_block(kept_alive):
             if type(result) is int and 0 <= result <= noutput_items and result % self._interp == 0:
                 return result
             return self._checked_result(result, noutput_items, False)
-        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
+        except BaseException as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "work()")
             return _WORK_DONE
 
@@ -368,7 +378,7 @@ class gpu_block(kept_alive):
             return _WORK_DONE
         try:
             return self._run_general_work(noutput_items, ninput_items, input_addresses, output_addresses)
-        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
+        except BaseException as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, "work()")
             return _WORK_DONE
 
@@ -380,7 +390,7 @@ class gpu_block(kept_alive):
             return
         try:
             getattr(self, handler_name)(message)
-        except Exception as error:  # noqa: BLE001 - any failure of user code ends the block
+        except BaseException as error:  # noqa: BLE001 - any failure of user code ends the block
             self._fail(error, f"the message handler {handler_name}()")
 
     def _fail(self, error, where):

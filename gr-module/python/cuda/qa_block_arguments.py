@@ -954,6 +954,13 @@ class qa_block_arguments(flowgraph_test):
             self.assertNotEqual(result.returncode, 0, result.stdout)
             self.assertIn("names something that is not a directory", result.stderr)
 
+            # gr-cuda's variable goes through the same checks, named as the variable.
+            for value, reason in (("kernels", "is relative"), (a_file, "is not a directory")):
+                result = run(GRCUDA_KERNEL_CACHE=value)
+                self.assertNotEqual(result.returncode, 0, result.stdout)
+                self.assertIn(f'GRCUDA_KERNEL_CACHE="{value}" is refused', result.stderr)
+                self.assertIn(reason, result.stderr)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_block_arguments)

@@ -159,6 +159,31 @@ class qa_expression(flowgraph_test):
         self.assertEqual(block.parameter("gain"), -0.5)
         with self.assertRaisesRegex(ValueError, '"k" must be finite, got NaN'):
             cuda.expression_ff("in0 * k", 1, 1, {"k": float("nan")})
+        # GRC sets them all at once: one bad entry changes none of them.
+        for bad in ({"gain": 5.0, "zz": 1.0}, {"offset": 7.0, "gain": float("nan")}):
+            with self.assertRaises(ValueError):
+                block.set_parameters(bad)
+            self.assertEqual((block.parameter("gain"), block.parameter("offset")), (-0.5, 3.25))
+
+    def test_scaling_complex_samples_by_floats_as_cpp(self):
+        # Each part by the float, as std::complex<float> and NumPy do; a complex division
+        # would square the float (zeros at 1e20, infinities at 1e-25).
+        (data,) = self.inputs("c", 1, LENGTH)
+        for k in (3.0, 1e20, 1e-25, -0.7):
+            for text, reference in (
+                ("in0 / k", lambda x: (x.real / np.float32(k)) + 1j * (x.imag / np.float32(k))),
+                ("in0 * k", lambda x: (x.real * np.float32(k)) + 1j * (x.imag * np.float32(k))),
+            ):
+                with self.subTest(text=text, k=k):
+                    got = self.run_block("cc", cuda.expression_cc(text, 1, 1, {"k": k}), [data])
+                    want = reference(data).astype(np.complex64)
+                    self.assertTrue(np.all(np.isfinite(got)))
+                    np.testing.assert_allclose(got, want, rtol=2e-7, atol=0)
+
+    def test_expressions_over_several_lines(self):
+        (data,) = self.inputs("f", 1, LENGTH)
+        block = cuda.expression_ff("in0 *\n  k\n", 1, 1, {"k": 2.0})
+        np.testing.assert_array_equal(self.run_block("ff", block, [data]), data * np.float32(2.0))
 
     def test_set_parameter_while_running(self):
         n = 1 << 18
@@ -192,6 +217,8 @@ class qa_expression(flowgraph_test):
             ("ff", "in0 * gain", 'unknown name "gain"'),
             ("cc", "sine(in0)", 'unknown function "sine"'),
             ("ff", "", "empty"),
+            ("ff", "in0 * 010", "leading zero, which C++ reads as octal"),
+            ("ff", "in0 *\n * k", "(line 2, column 2)"),
         ]
         for types, text, fragment in refusals:
             with self.subTest(types=types, text=text):

@@ -176,6 +176,13 @@ class qa_fir_filter(flowgraph_test):
         self.assertLess(relative_error(got[:switch], full_rate[: 2 * switch : 2]), TOLERANCE)
         self.assertLess(relative_error(got[switch:], full_rate[2 * switch :: 3][: len(got) - switch]), TOLERANCE)
 
+    def test_input_needed_for_a_large_decimation_saturates(self):
+        # GNU Radio ends a block asking for more input than a buffer holds; the count must
+        # not overflow into a negative number on the way.
+        block = cuda.fir_filter_fff(100_000, [0.5] * 8)
+        self.assertEqual(block.fixed_rate_noutput_to_ninput(100_000), 2**31 - 1)
+        self.assertEqual(block.fixed_rate_noutput_to_ninput(3), 300_007)
+
     def test_changes_between_runs_apply_before_the_next_run(self):
         # A new decimation or taps of another length (which may change the method and the
         # history), set while the flowgraph is stopped, apply before the next run makes its

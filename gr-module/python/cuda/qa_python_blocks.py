@@ -187,9 +187,19 @@ class failing(cuda.sync_block):
         self.how = how
 
     def work(self, input_items, output_items):
+        n = len(output_items[0])
         if self.how == "raise":
             raise ArithmeticError("the GPU math went wrong")
-        return len(output_items[0]) + 1
+        if self.how == "exit":
+            # Not an Exception: sys.exit() ended only the block's thread (a hang).
+            raise SystemExit("the block wants out")
+        if self.how == "consume":
+            # GNU Radio's own gateway passes it on: the input is consumed twice.
+            self.consume(0, n)
+        if self.how == "produce":
+            # A port the block lacks: GNU Radio's own gateway crashes the process.
+            self.produce(3, n)
+        return n if self.how in ("consume", "produce") else n + 1
 
 
 class failing_handler(cuda.sync_block):
@@ -209,11 +219,12 @@ class failing_handler(cuda.sync_block):
 
 
 class failing_forecast(cuda.basic_block):
-    def __init__(self):
+    def __init__(self, error):
         cuda.basic_block.__init__(self, "failing_forecast", [np.float32], [np.float32])
+        self.forecast_error = error
 
     def forecast(self, noutput_items, ninputs):
-        raise LookupError("no idea how much input")
+        raise self.forecast_error
 
     def general_work(self, input_items, output_items):
         raise AssertionError("general_work() must not run after forecast() failed")
@@ -433,17 +444,28 @@ class qa_python_blocks(flowgraph_test):
         self.assertEqual(block.starts, 3)
 
     def test_errors_end_the_flowgraph_with_the_reason(self):
+        outside = r"^failing: {}\(\) is only valid inside a cuda.basic_block's general_work\(\); a sync"
         for how, error, message in (
             ("raise", ArithmeticError, "went wrong"),
+            ("exit", SystemExit, "wants out"),
             ("too many", ValueError, r"returned \d+ items but was given room for \d+"),
+            ("consume", RuntimeError, outside.format("consume")),
+            ("produce", RuntimeError, outside.format("produce")),
             ("forecast", LookupError, "no idea"),
+            ("forecast exit", KeyboardInterrupt, "interrupted"),
         ):
-            block = failing(how) if how != "forecast" else failing_forecast()
-            tb = gr.top_block()
-            tb.connect(blocks.null_source(4), block, blocks.null_sink(4))
-            tb.run()
-            self.assertIsInstance(block.error, error)
-            self.assertRegex(str(block.error), message)
+            with self.subTest(how=how):
+                if how == "forecast":
+                    block = failing_forecast(LookupError("no idea how much input"))
+                elif how == "forecast exit":
+                    block = failing_forecast(KeyboardInterrupt("interrupted"))
+                else:
+                    block = failing(how)
+                tb = gr.top_block()
+                tb.connect(blocks.null_source(4), block, blocks.null_sink(4))
+                tb.run()  # the time limit fails the test if this hangs
+                self.assertIsInstance(block.error, error)
+                self.assertRegex(str(block.error), message)
 
     def test_an_exception_in_a_message_handler_ends_the_flowgraph(self):
         block = failing_handler()

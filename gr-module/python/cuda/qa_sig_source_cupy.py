@@ -64,9 +64,34 @@ class qa_sig_source_cupy(flowgraph_test):
         self.assertEqual((ours.frequency(), ours.amplitude()), (100.0, 2.0))
         # Messages that are not dicts of known keys are warned of and ignored; PMT_NIL (an
         # empty dict to pmt.is_dict()) ended GNU Radio's block's thread.
-        for ignored in (pmt.PMT_NIL, pmt.from_double(5.0), pmt.to_pmt({"freq": "fast"}), pmt.to_pmt({"bogus": 1})):
+        unconvertible = pmt.dict_add(pmt.make_dict(), pmt.intern("freq"), pmt.init_u64vector(2, [1, 2]))
+        for ignored in (
+            pmt.PMT_NIL,
+            pmt.from_double(5.0),
+            pmt.to_pmt({"freq": "fast"}),
+            pmt.to_pmt({"bogus": 1}),
+            unconvertible,
+            pmt.cons(pmt.intern("freq"), pmt.intern("fast")),
+            pmt.cons(pmt.from_long(3), pmt.from_double(1.0)),
+        ):
             ours._handle_command(ignored)
         self.assertEqual((ours.frequency(), ours.amplitude()), (100.0, 2.0))
+        self.assertIsNone(ours.error)
+
+    def test_command_pairs_as_gnu_radio(self):
+        # GNU Radio's sig_source takes one (key . value) pair as well as a dict.
+        ours = cuda.sig_source_cupy(48000, analog.GR_COS_WAVE, 1000, 1.0, 0, 0, np.complex64)
+        theirs = analog.sig_source_c(48000, analog.GR_COS_WAVE, 1000, 1.0, 0, 0)
+        for key, value in (
+            ("freq", pmt.from_double(2000.0)),
+            ("ampl", pmt.from_long(2)),
+            ("phase", pmt.from_double(0.5)),
+        ):
+            command = pmt.cons(pmt.intern(key), value)
+            ours._handle_command(command)
+            theirs._post(pmt.intern("cmd"), command)
+        self.assertEqual((ours.frequency(), ours.amplitude()), (2000.0, 2.0))
+        self.assert_bits_equal(samples(ours, 20_000, np.complex64), samples(theirs, 20_000, np.complex64))
 
     def test_unsupported_type_is_refused(self):
         with self.assertRaisesRegex(ValueError, "complex64 or float32"):

@@ -106,19 +106,35 @@ class sig_source_cupy(sync_block):
             "offset": self.set_offset,
             "phase": self.set_phase,
         }
-        # PMT_NIL is an empty dict to pmt.is_dict(), and None to pmt.to_python().
-        entries = pmt.to_python(message) if pmt.is_dict(message) else None
-        if not isinstance(entries, dict):
-            self.logger.warn(f"cmd: expected a dict with keys {sorted(commands)}, got {message_text(message)}")
+        # As GNU Radio's sig_source: a dict of commands, or one (key . value) pair. PMT_NIL
+        # is an empty dict to pmt.is_dict() (GNU Radio's block dies on it).
+        if pmt.is_dict(message) and not pmt.is_null(message):
+            entries = []
+            items = pmt.dict_items(message)
+            while not pmt.is_null(items):
+                entries.append(pmt.car(items))
+                items = pmt.cdr(items)
+        elif pmt.is_pair(message):
+            entries = [message]
+        else:
+            self.logger.warn(
+                f"cmd: expected a dict or a (key . value) pair with keys {sorted(commands)}, "
+                f"got {message_text(message)}"
+            )
             return
-        for key, value in entries.items():
-            if key in commands:
-                try:
-                    commands[key](value)
-                except (TypeError, ValueError) as error:
-                    self.logger.warn(f"cmd: {key} ignored: {error}")
+        for entry in entries:
+            key, value = pmt.car(entry), pmt.cdr(entry)
+            name = pmt.symbol_to_string(key) if pmt.is_symbol(key) else message_text(key)
+            if name not in commands:
+                self.logger.warn(f"cmd: unknown key {name!r}; known keys are {sorted(commands)}")
+            elif not pmt.is_number(value):
+                self.logger.warn(f"cmd: {name} ignored: the value must be a number, got {message_text(value)}")
             else:
-                self.logger.warn(f"cmd: unknown key {key!r}; known keys are {sorted(commands)}")
+                number = pmt.to_complex(value) if pmt.is_complex(value) else pmt.to_double(value)
+                try:
+                    commands[name](number)
+                except (TypeError, ValueError) as error:
+                    self.logger.warn(f"cmd: {name} ignored: {error}")
 
     def set_sampling_freq(self, sampling_freq):
         sampling_freq = checked_positive(_BLOCK, "sampling_freq", sampling_freq)
