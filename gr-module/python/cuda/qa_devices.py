@@ -16,6 +16,7 @@ import inspect
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest
@@ -181,13 +182,16 @@ class qa_devices(gr_unittest.TestCase):
         def held_while_running():
             tb = gr.top_block()
             source = blocks.vector_source_c(random_complex(4096, 6), True)
-            tb.connect(
-                source,
-                cuda.fir_filter_ccf(1, [0.5] * 2001, device=SECOND),
-                cuda.null_sink(8, device=SECOND),
-            )
+            fir = cuda.fir_filter_ccf(1, [0.5] * 2001, device=SECOND)
+            tb.connect(source, fir, cuda.null_sink(8, device=SECOND))
             tb.start()
             try:
+                # The driver loads a kernel at its first launch: a run stopped before the
+                # filter's first call would leave it to the next run.
+                deadline = time.monotonic() + 30
+                while fir.nitems_written(0) == 0 and time.monotonic() < deadline:
+                    time.sleep(0.001)
+                self.assertGreater(fir.nitems_written(0), 0, "the filter never ran")
                 return {device: before[device] - free_memory(device) for device in before}
             finally:
                 tb.stop()
