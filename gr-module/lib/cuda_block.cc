@@ -10,6 +10,7 @@
 #include <gnuradio/cuda/cuda_buffer.h>
 #include <gnuradio/cuda/device.h>
 #include <gnuradio/logger.h>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +29,29 @@ const grcuda_buffer* wired_handle(const gr::buffer_sptr& buffer)
     }
     device_buffer->wire();
     return device_buffer->handle();
+}
+
+//! Throws std::runtime_error where GNU Radio could never call \p self for output \p port.
+void require_room_for_a_call(gr::block& self, int port)
+{
+    // GNU Radio 3.10 gives a call at most half an output buffer, in whole output
+    // multiples, and throws in the block's thread where that is below the block's
+    // min_noutput_items: the thread ends and the flowgraph waits for it forever.
+    const gr::buffer_sptr buffer = self.detail()->output(port);
+    const int multiple = self.output_multiple();
+    const int most = buffer->bufsize() / 2 / multiple * multiple;
+    if (most >= std::max(self.min_noutput_items(), 1)) {
+        return;
+    }
+    throw std::runtime_error(
+        "its min_noutput_items (" + std::to_string(self.min_noutput_items()) +
+        ") is more than GNU Radio gives one call of output " + std::to_string(port) +
+        " (" + std::to_string(most) + " items: half its buffer of " +
+        std::to_string(buffer->bufsize()) +
+        " items, in whole output multiples), so GNU Radio would end the block's thread "
+        "and the flowgraph would wait forever. Fix: set_min_output_buffer(" +
+        std::to_string(2 * int64_t{ self.min_noutput_items() }) +
+        ") or more on it, or a smaller set_min_noutput_items()");
 }
 
 } // namespace
@@ -61,6 +85,7 @@ bool block_context::attach(gr::block& self)
     d_consumption.clear();
     try {
         for (int port = 0; port < detail->noutputs(); port++) {
+            require_room_for_a_call(self, port);
             outputs.push_back(wired_handle(detail->output(port)));
         }
         for (int port = 0; port < detail->ninputs(); port++) {

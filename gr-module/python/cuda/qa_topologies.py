@@ -6,6 +6,8 @@
 the ones that look similar but work, run."""
 
 import signal
+import subprocess
+import sys
 
 import numpy as np
 from gnuradio import blocks, filter as gr_filter, gr, gr_unittest
@@ -130,6 +132,29 @@ class qa_topologies(gr_unittest.TestCase):
         tb = gr.top_block()
         tb.connect(blocks.vector_source_f(self.data), block, blocks.null_sink(4))
         self.start_fails(tb, r"pairs\(\d+\)'s max_noutput_items \(1\) is below its output multiple \(2\)")
+
+    def test_a_block_asking_more_than_a_call_can_hold_is_refused_with_the_fix(self):
+        # GNU Radio throws in the block's thread ("Buffer too small for min_noutput_items")
+        # and the flowgraph waits forever. A fresh process, to read the reason logged (GNU
+        # Radio's console log is its standard output).
+        script = (
+            "from gnuradio import blocks, cuda, gr\n"
+            "gpu = cuda.multiply_const_ff(2.0)\n"
+            "gpu.set_min_noutput_items(1 << 26)\n"
+            "tb, sink = gr.top_block(), blocks.vector_sink_f()\n"
+            "tb.connect(blocks.vector_source_f([1.0] * 1000), cuda.copy(4), gpu, cuda.copy(4), sink)\n"
+            "tb.run()\n"
+            "print(len(sink.data()))\n"
+        )
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=50)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.split()[-1], "0")
+        self.assertRegex(
+            result.stdout,
+            r"multiply_const\(\d+\) cannot run: its min_noutput_items \(67108864\) is more than GNU "
+            r"Radio gives one call of output 0 \(\d+ items: half its buffer .* Fix: "
+            r"set_min_output_buffer\(134217728\) or more on it, or a smaller set_min_noutput_items\(\)",
+        )
 
     def test_a_sync_block_capped_below_its_output_multiple_runs(self):
         # GNU Radio lifts a fixed-rate block's cap to its output multiple.
