@@ -38,7 +38,8 @@ Who does what, per work() call (the block's GNU Radio thread):
    a whole number, or over what the call was given raises, before GNU Radio sees it.
 4. Before items are consumed, the buffer learns that the work reading them is enqueued
    (the gateway's consume() reports it), so a writer upstream never overwrites them early.
-5. An exception in work(), forecast() or a message handler, or a result the scheduler
+5. An exception in work(), forecast(), start(), stop() or a message handler (any
+   BaseException: sys.exit() ended only the block's thread), or a result the scheduler
    cannot use (checked as work()'s and forecast()'s results are), is logged with its
    traceback through the block's logger and ends the block (WORK_DONE, at the next call
    after a message handler's), which ends the flowgraph instead of leaving it hanging; the
@@ -117,13 +118,19 @@ def _signature(sig):
 
 def _after_user_method(name, finish):
     """Wraps a subclass's start()/stop() so that \\p finish runs even when it does not call
-    this module's version through super()."""
+    this module's version through super(); after a stop() that raised too (the gateway
+    ends the flowgraph), but not after a start() that raised."""
 
     def wrap(method):
         @functools.wraps(method)
         def wrapper(self):
             self._gpu_finished[name] = False
-            result = method(self)
+            try:
+                result = method(self)
+            except BaseException:
+                if name == "stop" and not self._gpu_finished[name]:
+                    finish(self)
+                raise
             if not self._gpu_finished[name]:
                 finish(self)
             return result

@@ -249,6 +249,28 @@ class own_start(cuda.sync_block):
         return len(output_items[0])
 
 
+class failing_start_or_stop(cuda.sync_block):
+    """A copy whose start() or stop() raises (which: "start" or "stop")."""
+
+    def __init__(self, which):
+        cuda.sync_block.__init__(self, "failing_start_or_stop", [np.float32], [np.float32])
+        self.which = which
+
+    def start(self):
+        if self.which == "start":
+            raise OSError("no radio attached")
+        return super().start()
+
+    def stop(self):
+        if self.which == "stop":
+            raise OSError("the radio would not let go")
+        return super().stop()
+
+    def work(self, input_items, output_items):
+        output_items[0][:] = input_items[0]
+        return len(output_items[0])
+
+
 class qa_python_blocks(flowgraph_test):
     time_limit = 120
     seed = 7
@@ -442,6 +464,29 @@ class qa_python_blocks(flowgraph_test):
             tb.run()
             np.testing.assert_array_equal(sink.data(), data + 1)
         self.assertEqual(block.starts, 3)
+
+    def test_start_or_stop_raising_ends_the_flowgraph(self):
+        # GNU Radio's gateway: start() raising hangs the flowgraph, stop() raising aborts.
+        data = self.floats(20_000)
+        for which, message in (("start", "no radio attached"), ("stop", "would not let go")):
+            with self.subTest(which=which):
+                block = failing_start_or_stop(which)
+                tb = gr.top_block()
+                source, sink = blocks.vector_source_f(data), blocks.vector_sink_f()
+                tb.connect(source, block, sink)
+                tb.run()  # the time limit fails the test if this hangs
+                self.assertIsInstance(block.error, OSError)
+                self.assertIn(message, str(block.error))
+                if which == "start":
+                    self.assertEqual(len(sink.data()), 0)
+                else:
+                    np.testing.assert_array_equal(sink.data(), data)
+                # The buffers were let go: the block runs again once it is fixed.
+                block.which, block.error = None, None
+                source.rewind()
+                sink.reset()
+                tb.run()
+                np.testing.assert_array_equal(sink.data(), data)
 
     def test_errors_end_the_flowgraph_with_the_reason(self):
         outside = r"^failing: {}\(\) is only valid inside a cuda.basic_block's general_work\(\); a sync"

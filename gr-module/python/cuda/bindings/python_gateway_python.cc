@@ -189,15 +189,10 @@ public:
     bool start() override
     {
         d_forecast_failed = false;
-        py::gil_scoped_acquire acquire;
-        return d_py_handle.attr("start")().cast<bool>();
+        return call_start_or_stop("start");
     }
 
-    bool stop() override
-    {
-        py::gil_scoped_acquire acquire;
-        return d_py_handle.attr("stop")().cast<bool>();
-    }
+    bool stop() override { return call_start_or_stop("stop"); }
 
     // GNU Radio's gateway's public versions of gr::block's protected tag methods, with
     // the port checked: GNU Radio's index past its ports crashes or hangs the process.
@@ -292,6 +287,25 @@ public:
     gr::logger_ptr logger() const { return d_logger; }
 
 private:
+    //! Calls the Python block's start() or stop() (\p method). GNU Radio 3.10 calls both
+    //! in the block's thread outside any catch: an exception from start() ended only the
+    //! thread (the flowgraph waited forever), one from stop() aborted the process. So an
+    //! exception is logged, kept in the block's `error` attribute as one from work() is,
+    //! and ends the flowgraph. GNU Radio ignores the result; any Python value is taken.
+    bool call_start_or_stop(const char* method)
+    {
+        py::gil_scoped_acquire acquire;
+        try {
+            return py::bool_(d_py_handle.attr(method)());
+        } catch (py::error_already_set& error) {
+            d_py_handle.attr("error") = error.value();
+            d_logger->error(
+                "{}() raised; ending the flowgraph: {}", method, error.what());
+            detail()->set_done(true);
+            return false;
+        }
+    }
+
     template <class Pointer>
     static py::tuple addresses(const std::vector<Pointer>& items)
     {
