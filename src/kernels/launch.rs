@@ -140,7 +140,9 @@ impl LoadedKernel<'_> {
         let per_multiprocessor = unsafe {
             result::occupancy::max_active_block_per_multiprocessor(self.function, threads as i32, shared_bytes as usize)
         }
-        .map_err(|e| Error::driver(&format!("cuOccupancyMaxActiveBlocksPerMultiprocessor({})", self.kernel.name()), e))?;
+        .map_err(|e| {
+            Error::driver(&format!("cuOccupancyMaxActiveBlocksPerMultiprocessor({})", self.kernel.name()), e)
+        })?;
         let resident =
             per_multiprocessor.max(1) as u64 * self.stream.device().info().multiprocessor_count.max(1) as u64;
         let blocks = (most_blocks as u64).clamp(1, resident) as u32;

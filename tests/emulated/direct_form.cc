@@ -180,7 +180,9 @@ bool check(const Kernels& kernels,
                     "%u blocks: %zu outputs differ from the untiled kernel's, worst "
                     "relative error %.2e\n",
                     kernels.name,
-                    tiling.rows ? "rows" : tiling.streamed ? "streamed" : "tiled",
+                    tiling.rows       ? "rows"
+                    : tiling.streamed ? "streamed"
+                                      : "tiled",
                     threads,
                     tiling.rows ? tiling.outputs_per_thread : 16,
                     tap_count,
@@ -292,8 +294,8 @@ int main()
         }
     }
     // The streaming kernel: FIR filters without decimation, taps of one block and of
-    // several; calls of one output, of a partial group, of less than a tile and of several
-    // tiles per block (the buffers' turns), on blocks whose ranges end mid-tile.
+    // several; calls of one output, of a partial group, of less than a tile and of
+    // several tiles per block (the buffers' turns), on blocks whose ranges end mid-tile.
     const Tiling streamed{ false, TILE_THREADS, 1, true };
     for (std::size_t tap_count : { 1, 16, 33, 63 }) {
         for (std::size_t outputs : { 1, 17, 2047, 9001 }) {
