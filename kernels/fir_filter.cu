@@ -338,35 +338,6 @@ __device__ inline void stage_phase_major_taps(Tap* taps, const Slot<Tap>& slot, 
     }
 }
 
-// Stores a tile's outputs through shared memory, over the tile's staged input, which every
-// thread has finished reading: a warp's stores are then consecutive outputs rather than one
-// every UNIT_OUTPUTS_PER_THREAD. The thread's sums (of tile outputs local_first on) are
-// rotated, and tile outputs 0 .. count - 1 go to output[index_of(i)]. Ends with a
-// __syncthreads, after which the tile's shared memory may be staged again.
-template <typename Out, typename OutputIndex>
-__device__ inline void store_tile(Out* staged_outputs, const Out* sum, unsigned local_first, unsigned count,
-                                  const Rotation& rotation, Out* __restrict__ output, const OutputIndex& index_of) {
-    constexpr unsigned R = UNIT_OUTPUTS_PER_THREAD;
-    constexpr int V = items_per_vector<Out>::value;
-    float4* thread_outputs = reinterpret_cast<float4*>(staged_outputs + unit_padded<Out>(local_first));
-#pragma unroll
-    for (unsigned v = 0; v < R / V; ++v) {
-        Out rotated_sums[V];
-#pragma unroll
-        for (int k = 0; k < V; ++k) {
-            const unsigned r = v * V + k;
-            rotated_sums[k] = rotated(sum[r], rotation, index_of(local_first + r));
-        }
-        thread_outputs[v] = pack(rotated_sums);
-    }
-    __syncthreads();
-#pragma unroll 4
-    for (unsigned i = threadIdx.x; i < count; i += blockDim.x) {
-        output[index_of(i)] = staged_outputs[unit_padded<Out>(i)];
-    }
-    __syncthreads();
-}
-
 // Work unit u is tile u / I of slot u mod I, so that the blocks that run at once write the
 // slots of the same stretch of output.
 template <typename In, typename Tap, typename Out>
@@ -418,85 +389,28 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
             add_phase_sums(phase_items, taps + p * phase_taps_start, local_first, phase_taps, sum);
             __syncthreads(); // every read of this phase is done before the next is staged
         }
-        const unsigned tile_count = (unsigned)min((count_type)TILE_OUTPUTS, slot.outputs - tile_first);
-        store_tile(reinterpret_cast<Out*>(phase_items), sum, local_first, tile_count, rotation, output,
-                   [&](unsigned i) { return slot.output_index(tile_first + i, slots); });
-    }
-}
-
-// The direct form of a FIR filter without decimation (one slot, decimation 1), streaming: the
-// host launches as many blocks as the GPU holds at once (no more than the work needs), each
-// block takes an equal range of the outputs (whole groups of UNIT_OUTPUTS_PER_THREAD), and
-// sums it tile by tile as fir_filter_tiled does, from two buffers of staged input: while the
-// block sums one tile, the copies of the next are in flight. With one tile per block and
-// more tiles than blocks fit at once (fir_filter_tiled), a GPU's blocks all stage, then all
-// sum, then store: memory and arithmetic take turns instead of overlapping, and the last
-// wave of tiles leaves most multiprocessors idle. The sums are add_phase_sums', in the same
-// order: the output has the same bits as every other direct-form kernel's.
-//
-// Shared memory: the taps rounded up to a whole block, zeros after the last; then the two
-// buffers, each TILE_OUTPUTS plus those taps of staged input with fir_filter_tiled's padding
-// (streamed_shared_bytes() in src/kernels/fir_filter.rs).
-template <typename In, typename Tap, typename Out>
-__device__ void fir_filter_streamed(const In* __restrict__ input, const Tap* __restrict__ all_taps,
-                                    Out* __restrict__ output, count_type outputs, count_type tap_count,
-                                    Rotation rotation) {
-    static_assert(sizeof(In) == sizeof(Out), "the outputs are staged over the input");
-    constexpr unsigned R = UNIT_OUTPUTS_PER_THREAD;
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
-    const count_type input_items = outputs - 1 + tap_count;
-    const unsigned block_taps = (unsigned)(tap_count + R - 1) / R * R;
-    Tap* taps = reinterpret_cast<Tap*>(shared_bytes);
-    In* const buffers = reinterpret_cast<In*>(taps + block_taps);
-    const unsigned buffer_items = unit_padded<In>(TILE_OUTPUTS + block_taps);
-    const count_type groups = (outputs + R - 1) / R;
-    const count_type block_groups = (groups + gridDim.x - 1) / gridDim.x;
-    const count_type begin = blockIdx.x * block_groups * R;
-    const count_type end = min(begin + block_groups * R, outputs);
-    if (begin >= end) {
-        return;
-    }
-    for (unsigned i = threadIdx.x; i < block_taps; i += blockDim.x) {
-        taps[i] = i < tap_count ? all_taps[i] : Tap();
-    }
-    // Staging a tile: the inputs of its outputs (rounded up to whole groups) and of the taps'
-    // last block; zeros past the input.
-    const auto stage_tile = [&](In* buffer, count_type tile_first) {
-        const unsigned tile_outputs = (unsigned)min((count_type)TILE_OUTPUTS, end - tile_first);
-        const unsigned staged = (tile_outputs + R - 1) / R * R + block_taps;
-#pragma unroll 4
-        for (unsigned i = threadIdx.x; i < staged; i += blockDim.x) {
-            const count_type item = tile_first + i;
-            const bool valid = item < input_items;
-            stage_item(buffer + unit_padded<In>(i), valid ? input + item : input, valid);
-        }
-        commit_staged_items();
-    };
-    const unsigned local_first = threadIdx.x * R;
-    stage_tile(buffers, begin);
-    unsigned current = 0;
-    for (count_type tile_first = begin; tile_first < end; tile_first += TILE_OUTPUTS, current ^= 1) {
-        In* const tile = buffers + current * buffer_items;
-        // The other buffer's tile was stored, and the last __syncthreads ended its reads.
-        if (tile_first + TILE_OUTPUTS < end) {
-            stage_tile(buffers + (current ^ 1) * buffer_items, tile_first + TILE_OUTPUTS);
-        } else {
-            commit_staged_items(); // an empty group, so that the wait below is for this tile's
-        }
-        wait_for_staged_items_but_latest();
-        __syncthreads();
-        const unsigned tile_outputs = (unsigned)min((count_type)TILE_OUTPUTS, end - tile_first);
-        Out sum[R];
+        // The tile's outputs go out through shared memory, so that a warp's stores are
+        // consecutive outputs of the slot rather than one every UNIT_OUTPUTS_PER_THREAD.
+        Out* staged_outputs = reinterpret_cast<Out*>(phase_items);
+        constexpr int V = items_per_vector<Out>::value;
+        float4* thread_outputs = reinterpret_cast<float4*>(staged_outputs + unit_padded<Out>(local_first));
 #pragma unroll
-        for (unsigned r = 0; r < R; ++r) {
-            sum[r] = grcuda::zero<Out>();
+        for (unsigned v = 0; v < R / V; ++v) {
+            Out rotated_sums[V];
+#pragma unroll
+            for (int k = 0; k < V; ++k) {
+                const unsigned r = v * V + k;
+                rotated_sums[k] = rotated(sum[r], rotation, slot.output_index(tile_first + local_first + r, slots));
+            }
+            thread_outputs[v] = pack(rotated_sums);
         }
-        if (local_first < tile_outputs) {
-            add_phase_sums(tile, taps, local_first, (unsigned)tap_count, sum);
+        __syncthreads();
+        const unsigned tile_count = (unsigned)min((count_type)TILE_OUTPUTS, slot.outputs - tile_first);
+#pragma unroll 4
+        for (unsigned i = threadIdx.x; i < tile_count; i += blockDim.x) {
+            output[slot.output_index(tile_first + i, slots)] = staged_outputs[unit_padded<Out>(i)];
         }
-        __syncthreads(); // every read of the tile is done before its outputs overwrite it
-        store_tile(reinterpret_cast<Out*>(tile), sum, local_first, tile_outputs, rotation, output,
-                   [&](unsigned i) { return tile_first + i; });
+        __syncthreads();
     }
 }
 
@@ -694,20 +608,6 @@ FIR_FILTER_KERNEL(fff, float, float, float)
 FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)
 FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 6)
 FIR_FILTER_TILED_KERNEL(fff, float, float, float, 10)
-
-// The streaming form, with registers capped as the undecimated tiled kernel's: its two
-// buffers fit five blocks of complex samples on a multiprocessor (the cap is six), ten of
-// float samples.
-#define FIR_FILTER_STREAMED_KERNEL(name, In, Tap, Out, blocks)                                       \
-    extern "C" __global__ void __launch_bounds__(TILE_THREADS, blocks) grcuda_fir_filter_streamed_##name( \
-        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,        \
-        Rotation rotation) {                                                                            \
-        fir_filter_streamed(input, taps, output, outputs, tap_count, rotation);                         \
-    }
-
-FIR_FILTER_STREAMED_KERNEL(ccc, complex64, complex64, complex64, 6)
-FIR_FILTER_STREAMED_KERNEL(ccf, complex64, float, complex64, 6)
-FIR_FILTER_STREAMED_KERNEL(fff, float, float, float, 10)
 
 // One entry point per outputs per thread R that rows_tile() chooses: rows_ (R = 1) and
 // rows3_ for every type, rows5_ for float samples only.

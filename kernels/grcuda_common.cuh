@@ -141,9 +141,7 @@ __device__ inline void write_each_item(Out* output, count_type count, Value valu
 // asynchronous (cp.async, compute capability 8.0 and newer), all in flight at once and
 // holding no registers, where a loop of loads and stores waits out the memory's latency once
 // per item. wait_for_staged_items() waits for the calling thread's copies; a __syncthreads()
-// after it publishes every thread's. A kernel that stages the next tile while it computes the
-// current one closes each tile's copies into a group (commit_staged_items) and waits for all
-// but the latest group (wait_for_staged_items_but_latest).
+// after it publishes every thread's.
 
 // *shared = *global, or zero where !valid.
 template <typename T>
@@ -161,18 +159,6 @@ __device__ inline void stage_item(T* shared, const T* global, bool valid) {
 __device__ inline void wait_for_staged_items() {
 #if __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
-
-__device__ inline void commit_staged_items() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-__device__ inline void wait_for_staged_items_but_latest() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
 #endif
 }
 

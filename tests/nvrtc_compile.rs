@@ -108,7 +108,6 @@ fn virtual_architecture_gives_ptx_with_every_kernel() {
         expected.push(format!("grcuda_fir_filter_{types}"));
         expected.push(format!("grcuda_fir_filter_tiled_{types}"));
         expected.push(format!("grcuda_fir_filter_tiled_undecimated_{types}"));
-        expected.push(format!("grcuda_fir_filter_streamed_{types}"));
         expected.push(format!("grcuda_fir_filter_rows_{types}"));
         expected.push(format!("grcuda_fir_filter_rows3_{types}"));
     }

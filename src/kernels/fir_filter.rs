@@ -17,9 +17,8 @@ use crate::kernels::element::Complex32;
 use crate::kernels::launch::{self, argument};
 use crate::kernels::program::{
     self, FIR_FILTER_KERNELS, FIR_FILTER_ROWS_KERNELS, FIR_FILTER_ROWS3_KERNELS, FIR_FILTER_ROWS5_KERNELS,
-    FIR_FILTER_STREAMED_KERNELS, FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS,
-    OVERLAP_SAVE_EXTRACT_KERNELS, OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS,
-    OVERLAP_SAVE_SEGMENTS_KERNELS,
+    FIR_FILTER_TILED_KERNELS, FIR_FILTER_TILED_UNDECIMATED_KERNELS, OVERLAP_SAVE_EXTRACT_KERNELS,
+    OVERLAP_SAVE_GATHER_KERNELS, OVERLAP_SAVE_MULTIPLY_KERNELS, OVERLAP_SAVE_SEGMENTS_KERNELS,
 };
 use crate::kernels::{cpu, shared_fft, validate};
 use crate::stream::Stream;
@@ -245,24 +244,6 @@ pub(crate) unsafe fn direct_form(
     // call) would mostly stage unused input.
     let slot_count = slots.interpolation as usize;
     let slot_outputs = outputs.div_ceil(slot_count);
-    if decimation == 1 && slot_count == 1 && !slots.prototype_taps() && outputs >= TILE_OUTPUTS / 2 {
-        if let Some(shared_bytes) = streamed_shared_bytes(types, tap_count) {
-            return launch::run(stream, FIR_FILTER_STREAMED_KERNELS.variant(types.name()), on_cpu, |kernel| {
-                let (outputs_argument, taps_argument) = (outputs as u64, tap_count as u64);
-                let mut arguments = [
-                    argument(&input),
-                    argument(&taps),
-                    argument(&output),
-                    argument(&outputs_argument),
-                    argument(&taps_argument),
-                    argument(&rotation),
-                ];
-                // Blocks of fewer than half a tile would stage more taps than outputs.
-                let most_blocks = outputs.div_ceil(TILE_OUTPUTS / 2);
-                unsafe { kernel.launch_resident(most_blocks, TILE_THREADS, shared_bytes, &mut arguments) }
-            });
-        }
-    }
     let (kernel, tiles) = if let Some(rows) = rows_tile(types, tap_count, decimation, slots) {
         let kernel = match rows.outputs_per_thread {
             5 => FIR_FILTER_ROWS5_KERNELS.variant(types.name()),
@@ -335,18 +316,6 @@ fn tile_shared_bytes(types: FirTypes, tap_count: usize, decimation: usize) -> Op
     let items = TILE_OUTPUTS.checked_add(phase_taps)?;
     let padded = items + items / UNIT_OUTPUTS_PER_THREAD * (16 / sample_bytes);
     let bytes = taps.checked_add(padded.checked_mul(sample_bytes)?)?;
-    (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
-}
-
-/// The dynamic shared memory of the streaming direct form (decimation 1, one slot), or None
-/// where it does not fit: the taps rounded up to a whole block, then two buffers of
-/// TILE_OUTPUTS plus those taps of input, padded as [`tile_shared_bytes`] pads.
-fn streamed_shared_bytes(types: FirTypes, tap_count: usize) -> Option<u32> {
-    let (sample_bytes, tap_bytes) = (types.sample_bytes(), types.tap_bytes());
-    let block_taps = tap_count.checked_next_multiple_of(UNIT_OUTPUTS_PER_THREAD)?;
-    let items = TILE_OUTPUTS.checked_add(block_taps)?;
-    let padded = items + items / UNIT_OUTPUTS_PER_THREAD * (16 / sample_bytes);
-    let bytes = block_taps.checked_mul(tap_bytes)?.checked_add(padded.checked_mul(sample_bytes)?.checked_mul(2)?)?;
     (bytes <= launch::SHARED_BYTES_PER_BLOCK).then_some(bytes as u32)
 }
 

@@ -121,34 +121,6 @@ impl LoadedKernel<'_> {
         unsafe { self.launch_blocks(blocks, threads, shared_bytes, arguments) }
     }
 
-    /// Enqueues a kernel whose blocks each take an equal share of the work and stay until it
-    /// is done: as many blocks of `threads` threads with `shared_bytes` of dynamic shared
-    /// memory as the device runs at once, and no more than `most_blocks`.
-    ///
-    /// # Safety
-    /// As [`LoadedKernel::launch_tiles`].
-    pub(crate) unsafe fn launch_resident(
-        &self,
-        most_blocks: usize,
-        threads: u32,
-        shared_bytes: u32,
-        arguments: &mut [*mut c_void],
-    ) -> Result<()> {
-        self.stream.device().bind()?;
-        // A computation in the driver, on the host: no GPU work, so not counted as a driver
-        // operation of the call.
-        let per_multiprocessor = unsafe {
-            result::occupancy::max_active_block_per_multiprocessor(self.function, threads as i32, shared_bytes as usize)
-        }
-        .map_err(|e| {
-            Error::driver(&format!("cuOccupancyMaxActiveBlocksPerMultiprocessor({})", self.kernel.name()), e)
-        })?;
-        let resident =
-            per_multiprocessor.max(1) as u64 * self.stream.device().info().multiprocessor_count.max(1) as u64;
-        let blocks = (most_blocks as u64).clamp(1, resident) as u32;
-        unsafe { self.launch_blocks(blocks, threads, shared_bytes, arguments) }
-    }
-
     unsafe fn launch_blocks(
         &self,
         blocks: u32,

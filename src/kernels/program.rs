@@ -142,8 +142,6 @@ pub(crate) static FIR_FILTER_TILED_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_", ["ccc", "ccf", "fff"]);
 pub(crate) static FIR_FILTER_TILED_UNDECIMATED_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_tiled_undecimated_", ["ccc", "ccf", "fff"]);
-pub(crate) static FIR_FILTER_STREAMED_KERNELS: Kernels<3> =
-    Kernels::new(&FIR_FILTER, "grcuda_fir_filter_streamed_", ["ccc", "ccf", "fff"]);
 pub(crate) static FIR_FILTER_ROWS_KERNELS: Kernels<3> =
     Kernels::new(&FIR_FILTER, "grcuda_fir_filter_rows_", ["ccc", "ccf", "fff"]);
 pub(crate) static FIR_FILTER_ROWS3_KERNELS: Kernels<3> =
@@ -293,7 +291,6 @@ mod tests {
             .chain(kernels(&FIR_FILTER_KERNELS))
             .chain(kernels(&FIR_FILTER_TILED_KERNELS))
             .chain(kernels(&FIR_FILTER_TILED_UNDECIMATED_KERNELS))
-            .chain(kernels(&FIR_FILTER_STREAMED_KERNELS))
             .chain(kernels(&FIR_FILTER_ROWS_KERNELS))
             .chain(kernels(&FIR_FILTER_ROWS3_KERNELS))
             .chain(kernels(&FIR_FILTER_ROWS5_KERNELS))

@@ -22,24 +22,19 @@ using checks::widened;
 
 using Kernel = void (*)(
     const void*, const void*, void*, count_type, count_type, count_type, Rotation, Slots);
-using StreamedKernel =
-    void (*)(const void*, const void*, void*, count_type, count_type, Rotation);
 
 struct Kernels {
     const char* name;
     // rows5 for float samples only (rows_tile() in src/kernels/fir_filter.rs).
     Kernel untiled, tiled, undecimated, rows, rows3, rows5;
-    StreamedKernel streamed;
 };
 
-// How the kernel under test runs: the tiled kernels with TILE_THREADS threads (the
-// streaming one where `streamed`), or the rows kernel with `threads` threads of
-// `outputs_per_thread` outputs each (1, 3 or 5).
+// How the kernel under test runs: the tiled kernels with TILE_THREADS threads, or the
+// rows kernel with `threads` threads of `outputs_per_thread` outputs each (1, 3 or 5).
 struct Tiling {
     bool rows;
     unsigned threads;
     unsigned outputs_per_thread = 1;
-    bool streamed = false;
 };
 
 // tile_shared_bytes() of src/kernels/fir_filter.rs.
@@ -52,16 +47,6 @@ std::size_t tile_shared_bytes(std::size_t tap_count, std::size_t decimation)
     const std::size_t padded = items + items / 16 * (16 / sizeof(Sample));
     return std::min(decimation, tap_count) * phase_taps * sizeof(Tap) +
            padded * sizeof(Sample);
-}
-
-// streamed_shared_bytes() of src/kernels/fir_filter.rs: the taps, then two buffers.
-template <typename Sample, typename Tap>
-std::size_t streamed_shared_bytes(std::size_t tap_count)
-{
-    const std::size_t block_taps = (tap_count + 15) / 16 * 16;
-    const std::size_t items = TILE_OUTPUTS + block_taps;
-    const std::size_t padded = items + items / 16 * (16 / sizeof(Sample));
-    return block_taps * sizeof(Tap) + 2 * padded * sizeof(Sample);
 }
 
 // rows_tile() of src/kernels/fir_filter.rs, for `threads` threads: every slot's taps,
@@ -126,30 +111,23 @@ bool check(const Kernels& kernels,
                          : decimation == 1 ? kernels.undecimated
                                            : kernels.tiled;
     const unsigned threads = tiling.rows ? tiling.threads : TILE_THREADS;
-    if (tiling.streamed) {
-        launch(blocks, threads, streamed_shared_bytes<Sample, Tap>(tap_count), [&] {
-            kernels.streamed(
-                input.data(), taps.data(), actual.data(), outputs, tap_count, rotation);
-        });
-    } else {
-        const std::size_t shared_bytes =
-            tiling.rows ? rows_shared_bytes<Sample, Tap>(tap_count,
-                                                         interpolation,
-                                                         decimation,
-                                                         threads,
-                                                         tiling.outputs_per_thread)
-                        : tile_shared_bytes<Sample, Tap>(tap_count, decimation);
-        launch(blocks, threads, shared_bytes, [&] {
-            tiled(input.data(),
-                  taps.data(),
-                  actual.data(),
-                  outputs,
-                  tap_count,
-                  decimation,
-                  rotation,
-                  slots);
-        });
-    }
+    const std::size_t shared_bytes =
+        tiling.rows ? rows_shared_bytes<Sample, Tap>(tap_count,
+                                                     interpolation,
+                                                     decimation,
+                                                     threads,
+                                                     tiling.outputs_per_thread)
+                    : tile_shared_bytes<Sample, Tap>(tap_count, decimation);
+    launch(blocks, threads, shared_bytes, [&] {
+        tiled(input.data(),
+              taps.data(),
+              actual.data(),
+              outputs,
+              tap_count,
+              decimation,
+              rotation,
+              slots);
+    });
     std::size_t differing = 0;
     double worst = 0.0;
     for (std::size_t i = 0; i < outputs; ++i) {
@@ -180,9 +158,7 @@ bool check(const Kernels& kernels,
                     "%u blocks: %zu outputs differ from the untiled kernel's, worst "
                     "relative error %.2e\n",
                     kernels.name,
-                    tiling.rows       ? "rows"
-                    : tiling.streamed ? "streamed"
-                                      : "tiled",
+                    tiling.rows ? "rows" : "tiled",
                     threads,
                     tiling.rows ? tiling.outputs_per_thread : 16,
                     tap_count,
@@ -246,24 +222,21 @@ int main()
           (Kernel)grcuda_fir_filter_tiled_undecimated_fff,
           (Kernel)grcuda_fir_filter_rows_fff,
           (Kernel)grcuda_fir_filter_rows3_fff,
-          (Kernel)grcuda_fir_filter_rows5_fff,
-          (StreamedKernel)grcuda_fir_filter_streamed_fff },
+          (Kernel)grcuda_fir_filter_rows5_fff },
         { "ccf",
           (Kernel)grcuda_fir_filter_ccf,
           (Kernel)grcuda_fir_filter_tiled_ccf,
           (Kernel)grcuda_fir_filter_tiled_undecimated_ccf,
           (Kernel)grcuda_fir_filter_rows_ccf,
           (Kernel)grcuda_fir_filter_rows3_ccf,
-          nullptr,
-          (StreamedKernel)grcuda_fir_filter_streamed_ccf },
+          nullptr },
         { "ccc",
           (Kernel)grcuda_fir_filter_ccc,
           (Kernel)grcuda_fir_filter_tiled_ccc,
           (Kernel)grcuda_fir_filter_tiled_undecimated_ccc,
           (Kernel)grcuda_fir_filter_rows_ccc,
           (Kernel)grcuda_fir_filter_rows3_ccc,
-          nullptr,
-          (StreamedKernel)grcuda_fir_filter_streamed_ccc },
+          nullptr },
     };
     const Rotation none{ 0.0, 0.0, 0 }, turning{ 0.3, 0.001, 1 };
     const Tiling tiled{ false, TILE_THREADS };
@@ -290,26 +263,6 @@ int main()
                                             rotation,
                                             cases);
                 }
-            }
-        }
-    }
-    // The streaming kernel: FIR filters without decimation, taps of one block and of
-    // several; calls of one output, of a partial group, of less than a tile and of
-    // several tiles per block (the buffers' turns), on blocks whose ranges end mid-tile.
-    const Tiling streamed{ false, TILE_THREADS, 1, true };
-    for (std::size_t tap_count : { 1, 16, 33, 63 }) {
-        for (std::size_t outputs : { 1, 17, 2047, 9001 }) {
-            for (unsigned blocks : { 1u, 3u }) {
-                failures += check_types(kernels,
-                                        streamed,
-                                        tap_count,
-                                        1,
-                                        1,
-                                        0,
-                                        outputs,
-                                        blocks,
-                                        outputs > 4096 ? turning : none,
-                                        cases);
             }
         }
     }
