@@ -401,8 +401,11 @@ class gpu_block(kept_alive):
             self._fail(error, f"the message handler {handler_name}()")
 
     def _fail(self, error, where):
+        """Keeps \\p error, raised by the user's \\p where, and logs it with its traceback;
+        the caller ends the block. Also called by the gateway (C++) for start() and stop()."""
         self.error = error
-        self.gateway.logger.error(f"{where} raised; ending the flowgraph:\n{traceback.format_exc()}")
+        trace = "".join(traceback.format_exception(error))
+        self.gateway.logger.error(f"{where} raised; ending the flowgraph:\n{trace}")
 
     def _run_general_work(self, noutput_items, ninput_items, input_addresses, output_addresses):
         if self._device_thread != threading.get_ident():

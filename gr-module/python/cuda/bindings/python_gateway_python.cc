@@ -290,17 +290,15 @@ private:
     //! Calls the Python block's start() or stop() (\p method). GNU Radio 3.10 calls both
     //! in the block's thread outside any catch: an exception from start() ended only the
     //! thread (the flowgraph waited forever), one from stop() aborted the process. So an
-    //! exception is logged, kept in the block's `error` attribute as one from work() is,
-    //! and ends the flowgraph. GNU Radio ignores the result; any Python value is taken.
+    //! exception is kept and logged by the block's _fail(), as one from work() is, and
+    //! ends the flowgraph. GNU Radio ignores the result; any Python value is taken.
     bool call_start_or_stop(const char* method)
     {
         py::gil_scoped_acquire acquire;
         try {
             return py::bool_(d_py_handle.attr(method)());
         } catch (py::error_already_set& error) {
-            d_py_handle.attr("error") = error.value();
-            d_logger->error(
-                "{}() raised; ending the flowgraph: {}", method, error.what());
+            d_py_handle.attr("_fail")(error.value(), std::string(method) + "()");
             detail()->set_done(true);
             return false;
         }
