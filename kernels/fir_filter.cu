@@ -61,8 +61,8 @@ struct Slots {
 
     // n / interpolation and n % interpolation. With SkipOne, a FIR filter's interpolation 1
     // skips the 64-bit division (tens of instructions, a tenth of a short filter's work per
-    // tile); only the undecimated tiled kernel asks for it: in the others the test cost
-    // registers (20 more in the rows kernels, which ran up to 15% slower on the H100).
+    // tile). Only the undecimated tiled kernel asks for it: in the rows kernels the test
+    // cost registers (34 -> 56 for complex samples) and up to 5% of their rate on the H100.
     template <bool SkipOne>
     __device__ count_type divide(count_type n) const {
         return SkipOne && interpolation == 1 ? n : n / interpolation;
@@ -331,35 +331,40 @@ struct padded_round {
 // Rounds in a tile: TILE_OUTPUTS items, TILE_THREADS per round.
 #define TILE_ROUNDS (TILE_OUTPUTS / TILE_THREADS)
 
-// Stages items[0 .. count) (count at least TILE_OUTPUTS; zeros from `available` on) at
-// their padded places in `staged`, the block's threads together. The first TILE_ROUNDS
-// rounds are unrolled at offsets known at compile time, so that the copies issue back to back
-// with no index arithmetic or exit tests; the rest (the window's overhang) follows in a loop.
-// Only a tile that reaches past the input tests each item (Checked); `anywhere` is a valid
-// address that the zero-filling copies name instead of one past the input.
+// Stages items[0], items[step], ... (`count` of them, at least TILE_OUTPUTS; zeros from
+// `available` on) at their padded places in `staged`, the block's threads together. The
+// first TILE_ROUNDS rounds are unrolled at offsets known at compile time, so that the copies
+// issue back to back with no index arithmetic or exit tests; the rest (the window's overhang)
+// follows in a loop. Only a tile that reaches past the input tests each item (Checked);
+// `anywhere` is a valid address that the zero-filling copies name instead of one past it.
 template <bool Checked, typename T>
-__device__ inline void stage_rounds(T* staged, const T* items, unsigned count, unsigned available,
+__device__ inline void stage_rounds(T* staged, const T* items, count_type step, unsigned count, unsigned available,
                                     const T* anywhere) {
-    const T* source = items + threadIdx.x;
+    const T* source = items + threadIdx.x * step;
     T* target = staged + unit_padded<T>(threadIdx.x);
+    const count_type source_round = TILE_THREADS * step;
 #pragma unroll
     for (unsigned round = 0; round < TILE_ROUNDS; ++round) {
         const bool valid = !Checked || threadIdx.x + round * TILE_THREADS < available;
-        stage_item(target + round * padded_round<T>::value, valid ? source + round * TILE_THREADS : anywhere, valid);
+        stage_item(target + round * padded_round<T>::value, valid ? source + round * source_round : anywhere, valid);
     }
+    source += TILE_ROUNDS * source_round;
+    target += TILE_ROUNDS * padded_round<T>::value;
     for (unsigned i = threadIdx.x + TILE_OUTPUTS; i < count; i += TILE_THREADS) {
         const bool valid = !Checked || i < available;
-        stage_item(staged + unit_padded<T>(i), valid ? items + i : anywhere, valid);
+        stage_item(target, valid ? source : anywhere, valid);
+        source += source_round;
+        target += padded_round<T>::value;
     }
 }
 
 template <typename T>
-__device__ inline void stage_consecutive(T* staged, const T* items, unsigned count, unsigned available,
-                                         const T* anywhere) {
+__device__ inline void stage_phase(T* staged, const T* items, count_type step, unsigned count, unsigned available,
+                                   const T* anywhere) {
     if (available < count) {
-        stage_rounds<true>(staged, items, count, available, anywhere);
+        stage_rounds<true>(staged, items, step, count, available, anywhere);
     } else {
-        stage_rounds<false>(staged, items, count, available, anywhere);
+        stage_rounds<false>(staged, items, step, count, available, anywhere);
     }
 }
 
@@ -418,11 +423,12 @@ __device__ inline void stage_phase_major_taps(Tap* taps, const Slot<Tap>& slot, 
 }
 
 // Work unit u is tile u / I of slot u mod I, so that the blocks that run at once write the
-// slots of the same stretch of output. Undecimated (decimation 1, one phase of consecutive
-// items) stages and stores whole tiles in rounds unrolled at compile-time offsets and skips
-// the division by a FIR filter's interpolation 1: on the H100 1.14-1.16x faster for fff, up
-// to 1.07x for ccf and 1.03x for ccc at 31-127 taps; the decimating form keeps its loops,
-// which the same unrolling slowed by up to 5% (its registers rose from 48-80 to 96-108).
+// slots of the same stretch of output. Undecimated (decimation 1: one phase, a kernel whose
+// registers are capped) stages and stores whole tiles in rounds unrolled at compile-time
+// offsets and skips the division by a FIR filter's interpolation 1: on the H100 at 31-127
+// taps 1.14-1.16x faster for fff, 1.02-1.07x for ccf, 1.00-1.03x for ccc. The decimating
+// form keeps its loops: unrolled, its registers rose from 48-80 to 96-108 and decimating
+// filters and resamplers ran up to 15% slower.
 template <bool Undecimated, typename In, typename Tap, typename Out>
 __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __restrict__ all_taps,
                                  Out* __restrict__ output, count_type outputs, count_type tap_count,
@@ -463,10 +469,14 @@ __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __rest
             // not stored).
             const unsigned staged = TILE_OUTPUTS + (phase_taps + R - 1) / R * R;
             if constexpr (Undecimated) {
-                const count_type first = slot.input_start + tile_first;
+                // Staged item i is input item phase_first + i * decimation; from `available`
+                // on, past the input, zeros.
+                const count_type phase_first = slot.input_start + tile_first * decimation + p;
                 const unsigned available =
-                    first < input_items ? (unsigned)min((count_type)staged, input_items - first) : 0u;
-                stage_consecutive(phase_items, input + first, staged, available, input);
+                    phase_first < input_items
+                        ? (unsigned)min((count_type)staged, (input_items - phase_first + decimation - 1) / decimation)
+                        : 0u;
+                stage_phase(phase_items, input + phase_first, decimation, staged, available, input);
             } else {
 #pragma unroll 4
                 for (unsigned i = threadIdx.x; i < staged; i += blockDim.x) {
