@@ -697,17 +697,17 @@ FIR_FILTER_KERNEL(fff, float, float, float)
 // this kernel is 15-20% (ccf), 12-15% (ccc) and 6-16% (fff) faster than the decimating one
 // run with decimation 1; the decimating kernel slowed down by 7-11% under the same cap, so
 // it keeps its registers.
-#define FIR_FILTER_TILED_KERNEL(name, In, Tap, Out, blocks)                                      \
-    extern "C" __global__ void grcuda_fir_filter_tiled_##name(                                   \
-        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count, \
-        count_type decimation, Rotation rotation, Slots slots) {                                  \
+#define FIR_FILTER_TILED_KERNEL(name, In, Tap, Out, blocks)                                            \
+    extern "C" __global__ void grcuda_fir_filter_tiled_##name(                                         \
+        const In* input, const Tap* taps, Out* output, count_type outputs, count_type tap_count,       \
+        count_type decimation, Rotation rotation, Slots slots) {                                       \
         fir_filter_tiled<false>(input, taps, output, outputs, tap_count, decimation, rotation, slots); \
-    }                                                                                             \
-    extern "C" __global__ void __launch_bounds__(TILE_THREADS, blocks)                            \
-        grcuda_fir_filter_tiled_undecimated_##name(                                               \
-            const In* input, const Tap* taps, Out* output, count_type outputs,                   \
-            count_type tap_count, count_type, Rotation rotation, Slots slots) {                   \
-        fir_filter_tiled<true>(input, taps, output, outputs, tap_count, 1, rotation, slots);      \
+    }                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(TILE_THREADS, blocks)                                 \
+        grcuda_fir_filter_tiled_undecimated_##name(                                                    \
+            const In* input, const Tap* taps, Out* output, count_type outputs,                         \
+            count_type tap_count, count_type, Rotation rotation, Slots slots) {                        \
+        fir_filter_tiled<true>(input, taps, output, outputs, tap_count, 1, rotation, slots);           \
     }
 
 FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)
