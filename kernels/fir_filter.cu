@@ -62,7 +62,7 @@ struct Slots {
     // n / interpolation and n % interpolation. With SkipOne, a FIR filter's interpolation 1
     // skips the 64-bit division (tens of instructions, a tenth of a short filter's work per
     // tile). Only the undecimated tiled kernel asks for it: in the rows kernels the test
-    // cost registers (34 -> 56 for complex samples) and up to 5% of their rate on the H100.
+    // cost registers (40 -> 54-56 for complex samples) and up to 5% of their rate on the H100.
     template <bool SkipOne>
     __device__ count_type divide(count_type n) const {
         return SkipOne && interpolation == 1 ? n : n / interpolation;
@@ -427,7 +427,7 @@ __device__ inline void stage_phase_major_taps(Tap* taps, const Slot<Tap>& slot, 
 // registers are capped) stages and stores whole tiles in rounds unrolled at compile-time
 // offsets and skips the division by a FIR filter's interpolation 1: on the H100 at 31-127
 // taps 1.14-1.16x faster for fff, 1.02-1.07x for ccf, 1.00-1.03x for ccc. The decimating
-// form keeps its loops: unrolled, its registers rose from 48-80 to 96-108 and decimating
+// form keeps its loops: unrolled, its registers rose from 48-80 to 102-126 and decimating
 // filters and resamplers ran up to 15% slower.
 template <bool Undecimated, typename In, typename Tap, typename Out>
 __device__ void fir_filter_tiled(const In* __restrict__ input, const Tap* __restrict__ all_taps,
