@@ -319,19 +319,29 @@ struct padded_round {
     static constexpr unsigned value = TILE_THREADS + TILE_THREADS / UNIT_OUTPUTS_PER_THREAD * items_per_vector<T>::value;
 };
 
-// Stages items[0], items[step], ... (`count` of them, zeros from `available` on) at their
-// padded places in `staged`, the block's threads together. The addresses advance by a
-// round's stride, so that a copy costs no index arithmetic, and only a tile that reaches
-// past the input tests each item (Checked); `anywhere` is a valid address that the
-// zero-filling copies name instead of one past the input.
+// Rounds in a tile: TILE_OUTPUTS items, TILE_THREADS per round.
+#define TILE_ROUNDS (TILE_OUTPUTS / TILE_THREADS)
+
+// Stages items[0], items[step], ... (`count` of them, at least TILE_OUTPUTS; zeros from
+// `available` on) at their padded places in `staged`, the block's threads together. The
+// first TILE_ROUNDS rounds are unrolled at offsets known at compile time, so that the copies
+// issue back to back with no index arithmetic or exit tests; the rest (the window's overhang)
+// follows in a loop. Only a tile that reaches past the input tests each item (Checked);
+// `anywhere` is a valid address that the zero-filling copies name instead of one past it.
 template <bool Checked, typename T>
 __device__ inline void stage_rounds(T* staged, const T* items, count_type step, unsigned count, unsigned available,
                                     const T* anywhere) {
     const T* source = items + threadIdx.x * step;
     T* target = staged + unit_padded<T>(threadIdx.x);
     const count_type source_round = TILE_THREADS * step;
-#pragma unroll 4
-    for (unsigned i = threadIdx.x; i < count; i += TILE_THREADS) {
+#pragma unroll
+    for (unsigned round = 0; round < TILE_ROUNDS; ++round) {
+        const bool valid = !Checked || threadIdx.x + round * TILE_THREADS < available;
+        stage_item(target + round * padded_round<T>::value, valid ? source + round * source_round : anywhere, valid);
+    }
+    source += TILE_ROUNDS * source_round;
+    target += TILE_ROUNDS * padded_round<T>::value;
+    for (unsigned i = threadIdx.x + TILE_OUTPUTS; i < count; i += TILE_THREADS) {
         const bool valid = !Checked || i < available;
         stage_item(target, valid ? source : anywhere, valid);
         source += source_round;
@@ -349,14 +359,21 @@ __device__ inline void stage_phase(T* staged, const T* items, count_type step, u
     }
 }
 
-// The block's threads store a tile's `count` outputs from their padded places in `staged`
-// to output[0], output[step], ..., consecutive threads storing consecutive outputs.
+// The block's threads store a tile's `count` outputs (at most TILE_OUTPUTS) from their padded
+// places in `staged` to output[0], output[step], ..., consecutive threads storing
+// consecutive outputs; a whole tile in rounds unrolled at offsets known at compile time.
 template <typename T>
 __device__ inline void store_tile(T* output, count_type step, const T* staged, unsigned count) {
     T* target = output + threadIdx.x * step;
     const T* source = staged + unit_padded<T>(threadIdx.x);
     const count_type target_round = TILE_THREADS * step;
-#pragma unroll 4
+    if (count == TILE_OUTPUTS) {
+#pragma unroll
+        for (unsigned round = 0; round < TILE_ROUNDS; ++round) {
+            target[round * target_round] = source[round * padded_round<T>::value];
+        }
+        return;
+    }
     for (unsigned i = threadIdx.x; i < count; i += TILE_THREADS) {
         *target = *source;
         target += target_round;
