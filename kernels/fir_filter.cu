@@ -251,7 +251,7 @@ __device__ void fir_filter(const In* input, const Tap* taps, Out* output, count_
 // written to shared memory (over the staged input) and stored from there, consecutive threads
 // storing consecutive outputs.
 #define TILE_THREADS 128
-#define UNIT_OUTPUTS_PER_THREAD 16
+#define UNIT_OUTPUTS_PER_THREAD 8
 #define TILE_OUTPUTS (TILE_THREADS * UNIT_OUTPUTS_PER_THREAD)
 
 // Items of type T in one 16-byte vector.
@@ -710,9 +710,9 @@ FIR_FILTER_KERNEL(fff, float, float, float)
         fir_filter_tiled<true>(input, taps, output, outputs, tap_count, 1, rotation, slots);           \
     }
 
-FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 6)
-FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 6)
-FIR_FILTER_TILED_KERNEL(fff, float, float, float, 10)
+FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 8)
+FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 8)
+FIR_FILTER_TILED_KERNEL(fff, float, float, float, 12)
 
 // One entry point per outputs per thread R that rows_tile() chooses: rows_ (R = 1) and
 // rows3_ for every type, rows5_ for float samples only.

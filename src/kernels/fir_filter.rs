@@ -299,7 +299,7 @@ struct Tiles {
 /// `OUTPUTS_PER_THREAD`, `UNIT_OUTPUTS_PER_THREAD` and `TILE_THREADS` in
 /// `kernels/fir_filter.cu`.
 const OUTPUTS_PER_THREAD: usize = 8;
-const UNIT_OUTPUTS_PER_THREAD: usize = 16;
+const UNIT_OUTPUTS_PER_THREAD: usize = 8;
 const TILE_THREADS: u32 = 128;
 /// The outputs of one tile of the tiled direct form.
 const TILE_OUTPUTS: usize = UNIT_OUTPUTS_PER_THREAD * TILE_THREADS as usize;
@@ -704,13 +704,13 @@ mod tests {
 
     #[test]
     fn tiles_hold_the_taps_and_one_phase_of_padded_input() {
-        // 31 taps: one block of 16 rounded up to two; 2048 + 32 items, a vector of padding
-        // after every 16.
-        assert_eq!(tile_shared_bytes(FirTypes::Ccf, 31, 1), Some(32 * 4 + (2080 + 130 * 2) * 8));
-        assert_eq!(tile_shared_bytes(FirTypes::Fff, 31, 1), Some(32 * 4 + (2080 + 130 * 4) * 4));
+        // 31 taps: blocks of 8 rounded up to four; 1024 + 32 items, a vector of padding
+        // after every 8.
+        assert_eq!(tile_shared_bytes(FirTypes::Ccf, 31, 1), Some(32 * 4 + (1056 + 132 * 2) * 8));
+        assert_eq!(tile_shared_bytes(FirTypes::Fff, 31, 1), Some(32 * 4 + (1056 + 132 * 4) * 4));
         // Decimation 8: eight phases of 256 taps, and the input of one phase.
-        assert_eq!(tile_shared_bytes(FirTypes::Fff, 2048, 8), Some(8 * 256 * 4 + (2304 + 144 * 4) * 4));
-        assert_eq!(tile_shared_bytes(FirTypes::Ccc, 100, 3), Some(3 * 48 * 8 + (2096 + 131 * 2) * 8));
+        assert_eq!(tile_shared_bytes(FirTypes::Fff, 2048, 8), Some(8 * 256 * 4 + (1280 + 160 * 4) * 4));
+        assert_eq!(tile_shared_bytes(FirTypes::Ccc, 100, 3), Some(3 * 40 * 8 + (1064 + 133 * 2) * 8));
         // Where the taps outgrow shared memory, the kernel that reads device memory runs.
         assert_eq!(tile_shared_bytes(FirTypes::Ccc, 7000, 1), None);
         assert_eq!(tile_shared_bytes(FirTypes::Fff, usize::MAX, 1), None);

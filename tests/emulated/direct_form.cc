@@ -41,10 +41,11 @@ struct Tiling {
 template <typename Sample, typename Tap>
 std::size_t tile_shared_bytes(std::size_t tap_count, std::size_t decimation)
 {
+    const std::size_t unit = UNIT_OUTPUTS_PER_THREAD;
     const std::size_t phase_taps =
-        ((tap_count + decimation - 1) / decimation + 15) / 16 * 16;
+        ((tap_count + decimation - 1) / decimation + unit - 1) / unit * unit;
     const std::size_t items = TILE_OUTPUTS + phase_taps;
-    const std::size_t padded = items + items / 16 * (16 / sizeof(Sample));
+    const std::size_t padded = items + items / unit * (16 / sizeof(Sample));
     return std::min(decimation, tap_count) * phase_taps * sizeof(Tap) +
            padded * sizeof(Sample);
 }
