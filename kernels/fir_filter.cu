@@ -710,9 +710,9 @@ FIR_FILTER_KERNEL(fff, float, float, float)
         fir_filter_tiled<true>(input, taps, output, outputs, tap_count, 1, rotation, slots);           \
     }
 
-FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 8)
-FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 8)
-FIR_FILTER_TILED_KERNEL(fff, float, float, float, 12)
+FIR_FILTER_TILED_KERNEL(ccc, complex64, complex64, complex64, 10)
+FIR_FILTER_TILED_KERNEL(ccf, complex64, float, complex64, 10)
+FIR_FILTER_TILED_KERNEL(fff, float, float, float, 16)
 
 // One entry point per outputs per thread R that rows_tile() chooses: rows_ (R = 1) and
 // rows3_ for every type, rows5_ for float samples only.
