@@ -58,6 +58,16 @@ progress_of_apt() {
   done
 }
 
+# A fresh detached git worktree of REV at target/worktrees/NAME, leaving the working tree
+# alone: `worktree=$(revision_worktree REV NAME)`; `git worktree remove --force "$worktree"`
+# when done.
+revision_worktree() {
+  local worktree=target/worktrees/$2
+  rm -rf "$worktree"; git worktree prune
+  git worktree add --detach -q "$worktree" "$1"
+  echo "$worktree"
+}
+
 require_cargo() {
   if ! command -v cargo >/dev/null; then
     echo "cargo (Rust 1.85 or newer) is needed and cannot be installed by this script:" >&2
